@@ -1,0 +1,153 @@
+"""``avd``: the researcher's command line, one command group per stage of the pipeline."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from server.settings import REPO_ROOT, Settings
+
+app = typer.Typer(help="Collect, check, publish and evaluate live affective visual dialogs.")
+db_app = typer.Typer(help="Database schema.")
+app.add_typer(db_app, name="db")
+console = Console(stderr=True)
+
+DEMO_STIMULI = REPO_ROOT / "tasks" / "demo-stimuli"
+
+
+def _settings() -> Settings:
+    try:
+        return Settings()
+    except Exception as exc:  # a malformed settings file or env var: say which
+        console.print(f"[red]Invalid settings:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+@db_app.command("upgrade")
+def db_upgrade(revision: str = "head") -> None:
+    """Create or migrate the database schema (Alembic)."""
+    from server.db.migrate import upgrade
+
+    settings = _settings()
+    upgrade(settings.resolved_database_url, revision)
+    console.print(f"database at {revision}: {settings.resolved_database_url}")
+
+
+def _run_server(settings: Settings, host: str, port: int, workers: int) -> None:
+    """Start uvicorn; without REDIS_URL, first start the embedded Redis all workers share."""
+    import uvicorn
+
+    from server.db.migrate import upgrade
+    from server.redis_conn import EmbeddedRedis
+
+    upgrade(settings.resolved_database_url)
+    embedded = None
+    if not settings.redis_url:
+        embedded = EmbeddedRedis(settings.data_dir)
+        os.environ["REDIS_URL"] = embedded.url
+    os.environ.setdefault("AVD_DATA_DIR", str(settings.data_dir))
+    try:
+        uvicorn.run(
+            "server.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            log_level="warning",
+            ws_max_size=settings.max_frame_bytes * 2,
+        )
+    finally:
+        if embedded:
+            embedded.close()
+
+
+@app.command()
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: Annotated[int, typer.Option(help="Server processes sharing Redis and the DB.")] = 1,
+) -> None:
+    """Run the service as configured (DATABASE_URL, REDIS_URL, AVD_* or AVD_SETTINGS_FILE)."""
+    _run_server(_settings(), host, port, workers)
+
+
+@app.command()
+def demo(host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run everything embedded (SQLite + embedded Redis) with the shipped demo stimuli."""
+    from server.db.migrate import upgrade
+    from server.stimuli.importer import import_into_database
+
+    settings = _settings()
+    upgrade(settings.resolved_database_url)
+    report = asyncio.run(import_into_database(settings, DEMO_STIMULI, skip_existing=True))
+    base = f"http://{host}:{port}"
+    console.print(f"[bold]Demo stimuli:[/bold] {report.summary()}")
+    console.print("[bold]Open these in two browser windows (two different workers):[/bold]")
+    console.print(f"  worker 1: {base}/?worker=demo-alice")
+    console.print(f"  worker 2: {base}/?worker=demo-bob")
+    console.print(f"[bold]Researcher:[/bold] {base}/admin   health: {base}/healthz")
+    _run_server(settings, host, port, 1)
+
+
+@app.command()
+def stats(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Counts of dialogs by status, of workers, and of stimuli by collection progress."""
+    from server.stats import collect_stats
+
+    result = asyncio.run(collect_stats(_settings()))
+    if as_json:
+        typer.echo(json.dumps(result, indent=2))
+    else:
+        for section, values in result.items():
+            typer.echo(f"{section}: " + ", ".join(f"{k}={v}" for k, v in values.items()))
+
+
+@app.command()
+def simulate(
+    url: Annotated[str, typer.Option(help="Base URL of a running server.")] = "http://127.0.0.1:8000",
+    pairs: Annotated[int, typer.Option(min=1)] = 1,
+    behaviour: Annotated[str, typer.Option(help="good|slow|timeout|disconnect|abandon")] = "good",
+    think: Annotated[float, typer.Option(help="Seconds a bot thinks before each step.")] = 0.0,
+    at_round: Annotated[int, typer.Option(help="Round where the behaviour kicks in.")] = 3,
+    timeout: Annotated[float, typer.Option(help="Give up after this many seconds.")] = 600.0,
+    partner_url: Annotated[str | None, typer.Option(help="Server URL for the partner bots.")] = None,
+) -> None:
+    """Drive N pairs of bot workers through the real websocket protocol; prints a JSON summary."""
+    from server.bots import BEHAVIOURS
+    from server.bots import simulate as run
+
+    if behaviour not in BEHAVIOURS:
+        raise typer.BadParameter(f"choose one of {', '.join(BEHAVIOURS)}", param_hint="--behaviour")
+    summary, _ = asyncio.run(
+        run(url, pairs, behaviour, think, at_round, timeout=timeout, partner_url=partner_url)  # type: ignore[arg-type]
+    )
+    typer.echo(json.dumps(summary, indent=2))
+
+
+def main() -> None:
+    app()
+
+
+def register(group: typer.Typer, name: str) -> None:
+    """Add a command group defined in another module (stimuli, qc, export...)."""
+    app.add_typer(group, name=name)
+
+
+def _load_groups() -> None:
+    from server.stimuli.cli import app as stimuli_app
+
+    register(stimuli_app, "stimuli")
+
+
+_load_groups()
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+__all__ = ["app", "main", "Path"]

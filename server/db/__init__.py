@@ -1,0 +1,1 @@
+"""Relational storage: the durable record of stimuli, workers, dialogs and their turns."""

@@ -1,0 +1,374 @@
+"""Runs the pure dialog machine against Redis (live state) and the database (the record).
+
+Every event is judged inside a WATCH/MULTI transaction on the dialog's state key, so two
+processes can never both accept a message for the same turn. Accepted messages and forms
+go to Redis in the same transaction and to the database before the sender's ``ack``; a
+resend with the same client id repairs whatever a crash left undone.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from redis.exceptions import WatchError
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+
+from server.db.models import Dialog, Response, Stimulus, Turn
+from server.dialog import protocol as p
+from server.dialog.machine import (
+    Acknowledge,
+    DialogState,
+    Event,
+    Finalize,
+    Finish,
+    NotifyEnded,
+    Outcome,
+    Relay,
+    Schedule,
+    SendState,
+    Start,
+    StoreForm,
+    StoreTurn,
+    Warn,
+    apply,
+    other,
+)
+from server.services import Services
+
+KEEP_SECONDS = 7 * 86400  # how long a finished dialog's live state stays for reconnects
+
+
+def _ts(t: float) -> datetime:
+    return datetime.fromtimestamp(t, UTC)
+
+
+def deadline_member(dialog_id: str, eff: Schedule) -> str:
+    return f"{eff.kind}|{dialog_id}|{eff.role}|{eff.at!r}"
+
+
+class DialogRuntime:
+    def __init__(self, services: Services) -> None:
+        self.s = services
+        self._meta: dict[str, dict] = {}
+
+    # ------------------------------------------------------------------ start
+
+    async def start(self, match_id: str) -> DialogState | None:
+        """Create the dialog for a match whose handshake just completed."""
+        k, s = self.s.keys, self.s
+        info = await s.lobby.match_info(match_id)
+        if not info:
+            return None
+        async with s.sessions() as db:
+            stimulus = await db.get(Stimulus, info["stimulus"])
+            assert stimulus is not None, "pool holds a stimulus missing from the database"
+            positive_first = random.random() < 0.5
+            db.add(
+                Dialog(
+                    id=match_id,
+                    study=s.settings.study,
+                    stimulus_id=stimulus.id,
+                    questioner_id=info["questioner"],
+                    answerer_id=info["answerer"],
+                    positive_first=positive_first,
+                    settings={"rounds": s.policy.rounds, "turn_seconds": s.policy.turn_seconds},
+                )
+            )
+            await db.commit()
+        opinions = [
+            {"emotion": stimulus.positive_emotion, "text": stimulus.positive_text},
+            {"emotion": stimulus.negative_emotion, "text": stimulus.negative_text},
+        ]
+        if not positive_first:
+            opinions.reverse()
+        meta = {"opinions": opinions, "image_key": stimulus.image_key}
+        now = time.time()
+        state = DialogState(
+            id=match_id,
+            stimulus_id=stimulus.id,
+            workers={"questioner": info["questioner"], "answerer": info["answerer"]},
+            rounds=s.policy.rounds,
+            positive_first=positive_first,
+        )
+        out = apply(state, Start(now), s.policy)
+        q, a = info["questioner"], info["answerer"]
+        async with s.redis.pipeline(transaction=True) as pipe:
+            pipe.set(k.dialog(match_id), out.state.model_dump_json())
+            pipe.set(k.dialog_meta(match_id), json.dumps(meta))
+            pipe.zadd(k.active_dialogs, {match_id: now})
+            for worker, role in ((q, "questioner"), (a, "answerer")):
+                pipe.hset(k.where(worker), mapping={"state": "dialog", "dialog": match_id, "role": role})
+                pipe.hincrby(k.roles(worker), role, 1)
+                pipe.sadd(k.seen(worker), stimulus.id)
+            pipe.zadd(k.partners(q), {a: now})
+            pipe.zadd(k.partners(a), {q: now})
+            pipe.delete(k.match(match_id))
+            self._schedule(pipe, out)
+            await pipe.execute()
+        await self._effects(out)
+        return out.state
+
+    # ------------------------------------------------------------------ events
+
+    async def load(self, dialog_id: str) -> DialogState | None:
+        raw = await self.s.redis.get(self.s.keys.dialog(dialog_id))
+        return DialogState.model_validate_json(raw) if raw else None
+
+    async def handle(self, dialog_id: str, make_event: Callable[[float], Event]) -> Outcome | None:
+        """Apply one event atomically, then carry out its effects. None: no such dialog."""
+        k = self.s.keys
+        key = k.dialog(dialog_id)
+        async with self.s.redis.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(key)
+                    raw = await pipe.get(key)
+                    if raw is None:
+                        await pipe.reset()
+                        return None
+                    state = DialogState.model_validate_json(raw)
+                    out = apply(state, make_event(time.time()), self.s.policy)
+                    if not out.changed:
+                        await pipe.reset()
+                        break
+                    pipe.multi()
+                    pipe.set(key, out.state.model_dump_json())
+                    for eff in out.effects:
+                        if isinstance(eff, StoreTurn):
+                            pipe.rpush(k.dialog_log(dialog_id), json.dumps(eff.__dict__))
+                        elif isinstance(eff, StoreForm):
+                            pipe.hset(k.dialog_log(dialog_id) + ":forms", eff.phase, json.dumps(eff.__dict__))
+                    self._schedule(pipe, out)
+                    if out.state.final:
+                        pipe.zrem(k.active_dialogs, dialog_id)
+                        for suffix in ("", ":log", ":log:forms", ":meta"):
+                            pipe.expire(key + suffix, KEEP_SECONDS)
+                    await pipe.execute()
+                    break
+                except WatchError:
+                    continue
+        if out.duplicate:
+            await self._repair(out)
+        await self._effects(out)
+        return out
+
+    def _schedule(self, pipe, out: Outcome) -> None:
+        deadlines = {deadline_member(out.state.id, e): e.at for e in out.effects if isinstance(e, Schedule)}
+        if deadlines:
+            pipe.zadd(self.s.keys.deadlines, deadlines)
+
+    # ------------------------------------------------------------------ effects
+
+    async def _effects(self, out: Outcome) -> None:
+        st = out.state
+        turns = [e for e in out.effects if isinstance(e, StoreTurn)]
+        forms = [e for e in out.effects if isinstance(e, StoreForm)]
+        if turns or forms:
+            await self._store(st.id, turns, forms)
+        if any(isinstance(e, Finalize) for e in out.effects):
+            await self._finalize(st)  # the record is final before anyone is told "done"
+        for eff in out.effects:
+            match eff:
+                case Acknowledge(role=role, client_id=cid, seq=seq):
+                    await self.s.send(st.workers[role], p.Ack(client_id=cid, seq=seq))
+                case Relay(seq=seq):
+                    turn = next(t for t in turns if t.seq == seq)
+                    await self._relay(st, turn)
+                case SendState(role=role):
+                    await self.send_state(st, role)
+                case Warn(role=role, seconds_left=left):
+                    await self.s.send(
+                        st.workers[role],
+                        p.Warning_(seconds_left=left, message=f"About {round(left)} s left."),
+                    )
+                case NotifyEnded(role=role, salvage=salvage):
+                    await self._notify_ended(st, role, salvage)
+                case Finish(role=role):
+                    await self._finish(st, role)
+
+    async def _relay(self, st: DialogState, turn: StoreTurn) -> None:
+        frame = p.Message(seq=turn.seq, round=turn.round, role=turn.role, text=turn.text, at=turn.at)
+        data = frame.model_dump_json()
+        for worker in st.workers.values():
+            await self.s.hub.send(worker, data)
+
+    async def _store(self, dialog_id: str, turns: list[StoreTurn], forms: list[StoreForm]) -> None:
+        """Write rows; a row that is already there (a resend after a crash) is fine."""
+        rows = [
+            Turn(
+                dialog_id=dialog_id,
+                seq=t.seq,
+                round=t.round,
+                role=t.role,
+                text=t.text,
+                client_id=t.client_id,
+                sent_at=_ts(t.at),
+                latency_ms=t.latency_ms,
+            )
+            for t in turns
+        ] + [
+            Response(
+                dialog_id=dialog_id,
+                role=f.role,
+                phase=f.phase,
+                emotion=f.emotion,
+                explanation=f.explanation,
+                client_id=f.client_id,
+                submitted_at=_ts(f.at),
+                latency_ms=f.latency_ms,
+            )
+            for f in forms
+        ]
+        async with self.s.sessions() as db:
+            db.add_all(rows)
+            try:
+                await db.commit()
+                return
+            except IntegrityError:
+                await db.rollback()
+        for row in rows:  # one at a time, skipping those already stored
+            async with self.s.sessions() as db:
+                db.add(row)
+                try:
+                    await db.commit()
+                except IntegrityError:
+                    await db.rollback()
+
+    async def _logged(self, dialog_id: str) -> tuple[list[StoreTurn], list[StoreForm]]:
+        k = self.s.keys
+        raw_turns = await self.s.redis.lrange(k.dialog_log(dialog_id), 0, -1)
+        raw_forms = await self.s.redis.hvals(k.dialog_log(dialog_id) + ":forms")
+        return (
+            [StoreTurn(**json.loads(r)) for r in raw_turns],
+            [StoreForm(**json.loads(r)) for r in raw_forms],
+        )
+
+    async def _repair(self, out: Outcome) -> None:
+        """A resend of something already accepted: make sure it is stored and relayed."""
+        ack = next(e for e in out.effects if isinstance(e, Acknowledge))
+        turns, forms = await self._logged(out.state.id)
+        turns = [t for t in turns if t.client_id == ack.client_id]
+        forms = [f for f in forms if f.client_id == ack.client_id]
+        await self._store(out.state.id, turns, forms)
+        for turn in turns:
+            await self._relay(out.state, turn)
+
+    # ------------------------------------------------------------------ views
+
+    async def meta(self, dialog_id: str) -> dict:
+        if dialog_id not in self._meta:
+            raw = await self.s.redis.get(self.s.keys.dialog_meta(dialog_id))
+            self._meta[dialog_id] = json.loads(raw) if raw else {"opinions": [], "image_key": ""}
+            if len(self._meta) > 10_000:
+                self._meta.pop(next(iter(self._meta)))
+        return self._meta[dialog_id]
+
+    async def view(self, st: DialogState, role: p.Role) -> p.DialogView:
+        meta = await self.meta(st.id)
+        turns, _ = await self._logged(st.id)
+        image_url = None
+        if role == "answerer" or st.revealed:
+            image_url = "/img/" + self.s.signer.image_ticket(st.id, st.workers[role])
+        return p.DialogView(
+            dialog_id=st.id,
+            role=role,
+            rounds=st.rounds,
+            round=st.round,
+            turn=st.turn,
+            deadline=st.current_deadline(role),
+            partner_deadline=st.current_deadline(other(role)),
+            opinions=[p.Opinion(**o) for o in meta["opinions"]],
+            image_url=image_url,
+            history=[
+                p.HistoryItem(seq=t.seq, round=t.round, role=t.role, text=t.text, at=t.at) for t in turns
+            ],
+            todo=list(st.todo[role]),
+            status=st.status,
+            partner_connected=st.connected[other(role)],
+            salvage=st.salvage == role,
+        )
+
+    async def send_state(self, st: DialogState, role: p.Role) -> None:
+        await self.s.send(st.workers[role], p.State(dialog=await self.view(st, role)))
+
+    # ------------------------------------------------------------------ endings
+
+    def completion_code(self, st: DialogState, role: p.Role) -> str:
+        return self.s.signer.completion_code(st.id, st.workers[role])
+
+    async def _notify_ended(self, st: DialogState, role: p.Role, salvage: bool) -> None:
+        worker = st.workers[role]
+        reason = st.end_reason or "ended"
+        if role == st.ended_by:
+            messages = {
+                "turn_timeout": "Your time to reply ran out, so this dialog has ended.",
+                "form_timeout": "Your time to fill in the form ran out, so this dialog has ended.",
+                "disconnected": "You were away too long, so this dialog has ended.",
+                "left": "You left this dialog.",
+            }
+            message = messages.get(reason, "This dialog has ended.")
+            await self.s.redis.hset(self.s.keys.where(worker), "state", "ended")
+            await self.s.record(
+                worker, st.status, dialog_id=st.id, rounds_done=st.seq // 2, detail={"reason": reason}
+            )
+        elif salvage:
+            message = "Your partner left. Please finish your part below; you will still be paid."
+        else:
+            message = "Your partner left, so the dialog has ended. You will be paid for your time."
+        await self.s.send(
+            worker,
+            p.Ended(
+                status=st.status,
+                reason=reason,
+                by_you=role == st.ended_by,
+                message=message,
+                salvage=salvage,
+            ),
+        )
+
+    async def _finish(self, st: DialogState, role: p.Role) -> None:
+        worker = st.workers[role]
+        code = self.completion_code(st, role)
+        kind = "completed" if st.ended_by is None else "partner_dropped"
+        await self.s.redis.hset(self.s.keys.where(worker), mapping={"state": "done", "code": code})
+        await self.s.record(
+            worker,
+            kind,
+            dialog_id=st.id,
+            rounds_done=st.seq // 2,
+            completion_code=code,
+            detail={"finished_forms": st.finished[role], "ended_by": st.ended_by},
+        )
+        await self.s.send(
+            worker,
+            p.Done(completion_code=code, message="Thank you! Your part of the dialog is complete."),
+        )
+
+    async def _finalize(self, st: DialogState) -> None:
+        turns, forms = await self._logged(st.id)
+        await self._store(st.id, turns, forms)  # anything a crash left unstored
+        async with self.s.sessions() as db:
+            await db.execute(
+                update(Dialog)
+                .where(Dialog.id == st.id)
+                .values(
+                    status=st.status,
+                    end_reason=st.end_reason,
+                    ended_by=st.ended_by,
+                    rounds_done=st.seq // 2,
+                    ended_at=datetime.now(UTC),
+                )
+            )
+            await db.commit()
+        if st.status != "complete":
+            await self.s.pool.release(st.stimulus_id)
+        self._meta.pop(st.id, None)
+
+    async def dialog_row(self, dialog_id: str) -> Dialog | None:
+        async with self.s.sessions() as db:
+            return (await db.execute(select(Dialog).where(Dialog.id == dialog_id))).scalar_one_or_none()

@@ -1,0 +1,76 @@
+"""Frames to workers wherever their socket is: this process directly, others via pub/sub.
+
+Each process pattern-subscribes to the study's worker channels once and forwards frames
+for the sockets it holds, so a dialog can span processes and a worker may reconnect to any.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+import redis.asyncio as aioredis
+
+from server.keys import Keys
+
+log = logging.getLogger(__name__)
+Sender = Callable[[str], Awaitable[None]]
+
+
+class Hub:
+    def __init__(self, redis: aioredis.Redis, keys: Keys) -> None:
+        self.redis = redis
+        self.keys = keys
+        self.local: dict[str, Sender] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._pubsub: aioredis.client.PubSub | None = None
+        self._channel_prefix = keys.channel("")
+
+    async def start(self) -> None:
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.psubscribe(self._channel_prefix + "*")
+        self._task = asyncio.create_task(self._forward())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._pubsub:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
+
+    def attach(self, worker: str, sender: Sender) -> None:
+        self.local[worker] = sender
+
+    def detach(self, worker: str, sender: Sender) -> None:
+        if self.local.get(worker) is sender:
+            del self.local[worker]
+
+    async def send(self, worker: str, frame: str) -> None:
+        sender = self.local.get(worker)
+        if sender is not None:
+            await sender(frame)
+        else:
+            await self.redis.publish(self.keys.channel(worker), frame)
+
+    async def _forward(self) -> None:
+        assert self._pubsub is not None
+        while True:
+            try:
+                async for msg in self._pubsub.listen():
+                    if msg.get("type") != "pmessage":
+                        continue
+                    worker = msg["channel"][len(self._channel_prefix) :]
+                    sender = self.local.get(worker)
+                    if sender is not None:
+                        await sender(msg["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a dropped Redis connection: resubscribe and go on
+                log.exception("relay listener failed; resubscribing")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.psubscribe(self._channel_prefix + "*")

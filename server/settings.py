@@ -1,0 +1,132 @@
+"""One settings object for the whole service, read once at start-up.
+
+The defaults describe the embedded set-up (SQLite file + embedded Redis under
+``data_dir``); production sets ``DATABASE_URL`` and ``REDIS_URL`` (or a TOML file
+named by ``AVD_SETTINGS_FILE``). Nothing deeper in the code reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Every knob of a study; a field's description says what it changes."""
+
+    model_config = SettingsConfigDict(env_prefix="AVD_", extra="forbid", populate_by_name=True)
+
+    study: str = Field("default", description="Study name; prefixes every Redis key.")
+    data_dir: Path = Field(Path("avd-data"), description="Where embedded data lives.")
+    database_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("DATABASE_URL", "AVD_DATABASE_URL", "database_url"),
+        description="SQLAlchemy async URL; default is a SQLite file in data_dir.",
+    )
+    redis_url: str | None = Field(
+        None,
+        validation_alias=AliasChoices("REDIS_URL", "AVD_REDIS_URL", "redis_url"),
+        description="Redis URL; default starts an embedded Redis server in data_dir.",
+    )
+    secret_key: str | None = Field(
+        None, description="Signs worker tokens and image tickets; generated for embedded use."
+    )
+    public_url: str = Field("http://127.0.0.1:8000", description="Base URL printed for workers.")
+
+    # media store
+    media_backend: Literal["local", "s3"] = "local"
+    media_dir: Path | None = None
+    s3_bucket: str | None = None
+    s3_prefix: str = "stimuli/"
+    s3_endpoint_url: str | None = None
+    max_image_side: int = 600
+
+    # dialog protocol
+    rounds: int = Field(10, ge=1, le=50)
+    turn_seconds: float = Field(180.0, gt=0, description="Time to send one chat turn.")
+    warn_seconds: float = Field(30.0, ge=0, description="Warn this long before a deadline.")
+    form_seconds: float = Field(300.0, gt=0, description="Time to fill one emotion form.")
+    reconnect_grace_seconds: float = Field(60.0, ge=0)
+    max_message_chars: int = Field(500, ge=10)
+    min_message_chars: int = Field(2, ge=1)
+    min_explanation_words: int = Field(10, ge=0)
+    max_explanation_chars: int = Field(2000, ge=50)
+    max_frame_bytes: int = Field(16_384, ge=1024)
+    salvage: bool = Field(True, description="Let the partner of a dropout finish their side.")
+
+    # lobby and pairing
+    lobby_max_wait_seconds: float = Field(180.0, gt=0)
+    handshake_seconds: float = Field(15.0, gt=0)
+    presence_ttl_seconds: float = Field(20.0, gt=0)
+    heartbeat_seconds: float = Field(5.0, gt=0)
+    avoid_recent_partners: bool = True
+    recent_partner_days: float = Field(30.0, ge=0)
+    dialogs_per_stimulus: int = Field(1, ge=1)
+    pairing_scan: int = Field(64, ge=2, description="Waiting workers considered per pairing.")
+    sweep_interval_seconds: float = Field(0.2, gt=0)
+    claim_seconds: float = Field(30.0, gt=0, description="A claimed deadline retries after this.")
+    token_max_age_seconds: int = Field(12 * 3600, gt=0)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        toml_file = os.environ.get("AVD_SETTINGS_FILE")
+        if toml_file:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_file))
+        return tuple(sources)
+
+    @cached_property
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return normalise_database_url(self.database_url)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        return f"sqlite+aiosqlite:///{(self.data_dir / 'avd.db').resolve()}"
+
+    @cached_property
+    def resolved_media_dir(self) -> Path:
+        path = self.media_dir or self.data_dir / "media"
+        path.mkdir(parents=True, exist_ok=True)
+        return path
+
+    @cached_property
+    def resolved_secret(self) -> str:
+        """The signing key; embedded set-ups keep a generated one in data_dir."""
+        if self.secret_key:
+            return self.secret_key
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret.key"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(32))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+
+def normalise_database_url(url: str) -> str:
+    """Accept plain ``postgresql://`` / ``sqlite://`` URLs and pick the async drivers."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        return "postgresql+asyncpg://" + url[len("postgresql://") :]
+    if url.startswith("sqlite://") and not url.startswith("sqlite+"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    return url

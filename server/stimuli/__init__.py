@@ -1,0 +1,1 @@
+"""Stimuli: import and normalisation, and the pool that leases them to dialogs."""

@@ -1,0 +1,35 @@
+"""``avd stimuli``: import stimuli and list collection progress."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from server.settings import Settings
+
+app = typer.Typer(help="Stimuli: import images with their two opinions.")
+console = Console(stderr=True)
+
+
+@app.command("import")
+def import_(
+    source: Annotated[Path, typer.Argument(help="A folder with manifest.jsonl/.csv, or the manifest.")],
+) -> None:
+    """Import stimuli; bad rows are reported by line number and skipped (exit code 1)."""
+    from server.stimuli.importer import import_into_database
+
+    try:
+        report = asyncio.run(import_into_database(Settings(), source))
+    except FileNotFoundError as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    for line, problem in report.errors:
+        where = f"line {line}" if line else "row"
+        console.print(f"[yellow]{where}:[/yellow] {problem}")
+    console.print(report.summary())
+    if report.errors:
+        raise typer.Exit(1)

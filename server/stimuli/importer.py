@@ -1,0 +1,238 @@
+"""Import stimuli from a folder or a JSONL/CSV manifest.
+
+Each row names an image (a path relative to the manifest, or an http(s) URL), the two
+opinions (emotion + text each, one positive and one negative emotion) and optional
+title, genre, style, source and target dialogs. Images are normalised (longest side at
+most ``max_image_side``, JPEG) and stored under a random key. Bad rows are reported with
+their line number and skipped; the good ones are committed together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import hashlib
+import io
+import json
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+from PIL import Image, UnidentifiedImageError
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from sqlalchemy import select
+
+from server.db.engine import make_engine, make_sessionmaker
+from server.db.models import Stimulus
+from server.dialog.protocol import NEGATIVE_EMOTIONS, POSITIVE_EMOTIONS
+from server.media import MediaStore, media_store
+from server.settings import Settings
+
+MANIFEST_NAMES = ("manifest.jsonl", "manifest.csv")
+
+
+class StimulusRow(BaseModel):
+    """One manifest row, as documented in docs/stimuli.md."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    image: str
+    positive_emotion: str
+    positive_text: str
+    negative_emotion: str
+    negative_text: str
+    id: str | None = None
+    title: str | None = None
+    genre: str | None = None
+    style: str | None = None
+    source: str | None = None
+    target_dialogs: int | None = None
+
+    @field_validator("positive_emotion")
+    @classmethod
+    def _positive(cls, v: str) -> str:
+        v = v.lower()
+        if v not in POSITIVE_EMOTIONS:
+            raise ValueError(f"must be one of {', '.join(POSITIVE_EMOTIONS)}")
+        return v
+
+    @field_validator("negative_emotion")
+    @classmethod
+    def _negative(cls, v: str) -> str:
+        v = v.lower()
+        if v not in NEGATIVE_EMOTIONS:
+            raise ValueError(f"must be one of {', '.join(NEGATIVE_EMOTIONS)}")
+        return v
+
+    @field_validator("positive_text", "negative_text", "image")
+    @classmethod
+    def _not_empty(cls, v: str) -> str:
+        if not v:
+            raise ValueError("must not be empty")
+        return v
+
+    @field_validator("target_dialogs", mode="before")
+    @classmethod
+    def _blank_target(cls, v: object) -> object:
+        return None if v in ("", None) else v
+
+    @model_validator(mode="after")
+    def _target_positive(self) -> StimulusRow:
+        if self.target_dialogs is not None and self.target_dialogs < 1:
+            raise ValueError("target_dialogs must be at least 1")
+        return self
+
+
+@dataclass
+class ImportReport:
+    imported: list[str] = field(default_factory=list)
+    skipped_existing: int = 0
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.imported)} imported, {self.skipped_existing} already present, "
+            f"{len(self.errors)} bad rows"
+        )
+
+
+def find_manifest(source: Path) -> Path:
+    if source.is_dir():
+        for name in MANIFEST_NAMES:
+            if (source / name).exists():
+                return source / name
+        raise FileNotFoundError(f"{source} has no {' or '.join(MANIFEST_NAMES)}")
+    if not source.exists():
+        raise FileNotFoundError(f"{source} does not exist")
+    return source
+
+
+def read_rows(manifest: Path) -> list[tuple[int, dict | str]]:
+    """(line number, row) pairs; a row that cannot be parsed is a string explaining why."""
+    rows: list[tuple[int, dict | str]] = []
+    if manifest.suffix.lower() == ".csv":
+        with manifest.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            for row in reader:
+                rows.append((reader.line_num, {k: v for k, v in row.items() if k}))
+        return rows
+    for number, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            rows.append((number, f"not valid JSON ({exc.msg})"))
+            continue
+        rows.append((number, data if isinstance(data, dict) else "not a JSON object"))
+    return rows
+
+
+def load_image(ref: str, base: Path, client: httpx.Client) -> bytes:
+    if ref.startswith(("http://", "https://")):
+        reply = client.get(ref)
+        reply.raise_for_status()
+        return reply.content
+    path = (base / ref).resolve()
+    if not path.is_file():
+        raise FileNotFoundError(f"image file {ref} not found")
+    return path.read_bytes()
+
+
+def normalise_image(data: bytes, max_side: int) -> tuple[bytes, int, int]:
+    """JPEG bytes with the longest side at most ``max_side`` (never enlarged)."""
+    with Image.open(io.BytesIO(data)) as img:
+        img = img.convert("RGB")
+        img.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        img.save(out, format="JPEG", quality=90)
+        return out.getvalue(), img.width, img.height
+
+
+def prepare(
+    manifest: Path,
+    media: MediaStore,
+    max_side: int,
+    known: set[str],
+    report: ImportReport,
+    study: str = "default",
+) -> list[Stimulus]:
+    """Validate every row and store its image; returns the stimuli ready to insert."""
+    stimuli: list[Stimulus] = []
+    with httpx.Client(timeout=30, follow_redirects=True) as client:
+        for number, raw in read_rows(manifest):
+            if isinstance(raw, str):
+                report.errors.append((number, raw))
+                continue
+            try:
+                row = StimulusRow.model_validate(raw)
+                data, width, height = normalise_image(
+                    load_image(row.image, manifest.parent, client), max_side
+                )
+            except ValidationError as exc:
+                problems = "; ".join(
+                    f"{'.'.join(str(x) for x in e['loc']) or 'row'}: {e['msg']}" for e in exc.errors()
+                )
+                report.errors.append((number, problems))
+                continue
+            except (OSError, UnidentifiedImageError, httpx.HTTPError) as exc:
+                report.errors.append((number, f"image: {exc}"))
+                continue
+            digest = hashlib.sha256(data).hexdigest()
+            if digest in known:
+                report.skipped_existing += 1
+                continue
+            known.add(digest)
+            key = secrets.token_urlsafe(24) + ".jpg"
+            media.put(key, data, "image/jpeg")
+            stimuli.append(
+                Stimulus(
+                    id=row.id or "s" + secrets.token_hex(8),
+                    study=study,
+                    image_key=key,
+                    image_sha256=digest,
+                    width=width,
+                    height=height,
+                    title=row.title,
+                    genre=row.genre,
+                    style=row.style,
+                    source=row.source,
+                    positive_emotion=row.positive_emotion,
+                    positive_text=row.positive_text,
+                    negative_emotion=row.negative_emotion,
+                    negative_text=row.negative_text,
+                    target_dialogs=row.target_dialogs,
+                )
+            )
+    return stimuli
+
+
+async def import_into_database(settings: Settings, source: Path, skip_existing: bool = True) -> ImportReport:
+    """Import a manifest into the database; images that are already there are skipped."""
+    manifest = find_manifest(source)
+    report = ImportReport()
+    engine = make_engine(settings.resolved_database_url)
+    sessions = make_sessionmaker(engine)
+    try:
+        async with sessions() as db:
+            same_study = select(Stimulus.image_sha256).where(Stimulus.study == settings.study)
+            known = set((await db.execute(same_study)).scalars()) if skip_existing else set()
+            ids = set((await db.execute(select(Stimulus.id))).scalars())
+        stimuli = await asyncio.to_thread(
+            prepare, manifest, media_store(settings), settings.max_image_side, known, report, settings.study
+        )
+        fresh = []
+        for stim in stimuli:
+            if stim.id in ids:
+                report.errors.append((0, f"stimulus id {stim.id} already exists"))
+                continue
+            ids.add(stim.id)
+            fresh.append(stim)
+        async with sessions() as db:
+            db.add_all(fresh)
+            await db.commit()
+        report.imported = [s.id for s in fresh]
+    finally:
+        await engine.dispose()
+    return report

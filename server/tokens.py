@@ -1,0 +1,57 @@
+"""Signed worker tokens, image tickets and completion codes (HMAC with the study secret)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+
+class TokenError(Exception):
+    """A token was forged, tampered with or expired; ``code`` names which."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Signer:
+    def __init__(self, secret: str, study: str, max_age: int) -> None:
+        self._secret = secret.encode()
+        self._study = study
+        self._max_age = max_age
+        self._workers = URLSafeTimedSerializer(secret, salt=f"worker:{study}")
+        self._images = URLSafeTimedSerializer(secret, salt=f"image:{study}")
+
+    def worker_token(self, worker_id: str) -> str:
+        return self._workers.dumps({"w": worker_id})
+
+    def worker_from_token(self, token: str) -> str:
+        try:
+            data = self._workers.loads(token, max_age=self._max_age)
+        except SignatureExpired as exc:
+            raise TokenError("expired_token", "Your session has expired; reload the page.") from exc
+        except BadSignature as exc:
+            raise TokenError("bad_token", "This session token is not valid.") from exc
+        return str(data["w"])
+
+    def image_ticket(self, dialog_id: str, worker_id: str) -> str:
+        return self._images.dumps({"d": dialog_id, "w": worker_id})
+
+    def image_from_ticket(self, ticket: str) -> tuple[str, str]:
+        try:
+            data = self._images.loads(ticket, max_age=self._max_age)
+        except BadSignature as exc:
+            raise TokenError("bad_ticket", "Unknown image.") from exc
+        return str(data["d"]), str(data["w"])
+
+    def worker_id(self, provider: str, platform_id: str) -> str:
+        """A stable pseudonym for a platform worker, so raw platform ids stay out of the data."""
+        digest = hmac.new(self._secret, f"{provider}:{platform_id}".encode(), hashlib.sha256)
+        return "w" + digest.hexdigest()[:20]
+
+    def completion_code(self, dialog_id: str, worker_id: str) -> str:
+        digest = hmac.new(self._secret, f"done:{dialog_id}:{worker_id}".encode(), hashlib.sha256)
+        return digest.hexdigest()[:12].upper()

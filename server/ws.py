@@ -1,0 +1,302 @@
+"""The worker websocket: translates frames into lobby and dialog events, and back.
+
+The handler holds no dialog state of its own; it asks Redis where the worker is on every
+frame, so a worker may reconnect to any process and pick up exactly where they were.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import ValidationError
+from sqlalchemy import select
+
+from server.db.models import Worker
+from server.dialog import protocol as p
+from server.dialog.machine import Disconnected, Quit, Reconnected, SendMessage, SubmitForm
+from server.dialog.runtime import DialogRuntime
+from server.services import Services
+from server.sweeper import Sweeper
+from server.tokens import TokenError
+
+log = logging.getLogger(__name__)
+
+# Drop the presence key only if it still belongs to this tab.
+RELEASE_PRESENCE_LUA = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# Take presence for this tab unless another live tab holds it.
+CLAIM_PRESENCE_LUA = """
+local cur = redis.call('GET', KEYS[1])
+if cur and cur ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+
+class Connection:
+    """One open socket: frames go out through a queue so they keep their order."""
+
+    def __init__(self, ws: WebSocket) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.writer = asyncio.create_task(self._write())
+
+    async def send(self, frame: str) -> None:
+        self.queue.put_nowait(frame)
+
+    async def send_model(self, frame: p.BaseModel) -> None:
+        await self.send(frame.model_dump_json())
+
+    async def _write(self) -> None:
+        while (frame := await self.queue.get()) is not None:
+            try:
+                await self.ws.send_text(frame)
+            except Exception:
+                return
+
+    async def close(self) -> None:
+        self.queue.put_nowait(None)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.writer, 2)
+
+
+class WorkerSocket:
+    def __init__(self, services: Services, runtime: DialogRuntime, sweeper: Sweeper) -> None:
+        self.s = services
+        self.runtime = runtime
+        self.sweeper = sweeper
+        self._release = services.redis.register_script(RELEASE_PRESENCE_LUA)
+        self._claim = services.redis.register_script(CLAIM_PRESENCE_LUA)
+        self.present: dict[str, str] = {}  # worker -> tab, refreshed by the heartbeat task
+
+    async def refresh_presence(self) -> None:
+        ttl = int(self.s.settings.presence_ttl_seconds * 1000)
+        async with self.s.redis.pipeline(transaction=False) as pipe:
+            for worker, tab in self.present.items():
+                pipe.set(self.s.keys.presence(worker), tab, px=ttl)
+            await pipe.execute()
+
+    async def serve(self, ws: WebSocket) -> None:
+        await ws.accept()
+        conn = Connection(ws)
+        worker: str | None = None
+        tab = ""
+        try:
+            hello = await self._hello(ws, conn)
+            if hello is None:
+                return
+            worker, tab = hello
+            self.s.hub.attach(worker, conn.send)
+            self.present[worker] = tab
+            await self._resume(worker, conn)
+            while True:
+                raw = await ws.receive_text()
+                await self._frame(worker, raw, conn)
+        except WebSocketDisconnect:
+            pass
+        except Exception:
+            log.exception("websocket handler failed")
+        finally:
+            if worker is not None:
+                self.s.hub.detach(worker, conn.send)
+                if self.present.get(worker) == tab and worker not in self.s.hub.local:
+                    self.present.pop(worker, None)
+                    await self._release(keys=[self.s.keys.presence(worker)], args=[tab])
+                    await self._went_away(worker)
+            await conn.close()
+
+    async def _hello(self, ws: WebSocket, conn: Connection) -> tuple[str, str] | None:
+        try:
+            raw = await asyncio.wait_for(ws.receive_text(), timeout=15)
+        except TimeoutError:
+            await self._fatal(ws, conn, "no_hello", "The first frame must be 'hello'.")
+            return None
+        frame, error = self._parse(raw)
+        if error or not isinstance(frame, p.Hello):
+            code, msg = error or ("no_hello", "The first frame must be 'hello'.")
+            await self._fatal(ws, conn, code, msg)
+            return None
+        if frame.v != p.PROTOCOL_VERSION:
+            await self._fatal(ws, conn, "bad_version", f"This server speaks protocol v{p.PROTOCOL_VERSION}.")
+            return None
+        try:
+            worker = self.s.signer.worker_from_token(frame.token)
+        except TokenError as exc:
+            await self._fatal(ws, conn, exc.code, exc.message)
+            return None
+        async with self.s.sessions() as db:
+            row = (await db.execute(select(Worker).where(Worker.id == worker))).scalar_one_or_none()
+        if row is None or row.blocked:
+            await self._fatal(ws, conn, "not_allowed", "This worker may not take part.")
+            return None
+        ttl = int(self.s.settings.presence_ttl_seconds * 1000)
+        if not await self._claim(keys=[self.s.keys.presence(worker)], args=[frame.tab, ttl]):
+            await self._fatal(
+                ws,
+                conn,
+                "second_tab",
+                "You already have this task open in another tab or window. "
+                "Please continue there and close this one.",
+            )
+            return None
+        return worker, frame.tab
+
+    async def _fatal(self, ws: WebSocket, conn: Connection, code: str, message: str) -> None:
+        await conn.send_model(p.Error(code=code, message=message))
+        await conn.close()
+        with contextlib.suppress(Exception):
+            await ws.close(code=4409 if code == "second_tab" else 4400)
+
+    def _parse(self, raw: str) -> tuple[object | None, tuple[str, str] | None]:
+        if len(raw.encode()) > self.s.settings.max_frame_bytes:
+            return None, ("too_large", f"Frames are limited to {self.s.settings.max_frame_bytes} bytes.")
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError:
+            return None, ("malformed", "That frame is not valid JSON.")
+        if not isinstance(data, dict) or "type" not in data:
+            return None, ("malformed", "A frame must be a JSON object with a 'type'.")
+        try:
+            return p.client_frame_adapter.validate_python(data), None
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            if first["type"] == "union_tag_invalid":
+                return None, ("unknown_type", f"Unknown frame type {data.get('type')!r}.")
+            where = ".".join(str(x) for x in first["loc"][1:]) or "frame"
+            return None, ("invalid", f"{where}: {first['msg']}")
+
+    async def _where(self, worker: str) -> dict[str, str]:
+        return await self.s.redis.hgetall(self.s.keys.where(worker))
+
+    async def _resume(self, worker: str, conn: Connection) -> None:
+        where = await self._where(worker)
+        state = where.get("state", "idle")
+        view = state if state in ("lobby", "matched", "dialog", "done") else "idle"
+        await conn.send_model(
+            p.Welcome(
+                worker_id=worker,
+                where=view,  # type: ignore[arg-type]
+                heartbeat_seconds=self.s.settings.heartbeat_seconds,
+                lobby_max_wait_seconds=self.s.settings.lobby_max_wait_seconds,
+            )
+        )
+        if state == "lobby":
+            await self._lobby_status(worker, conn)
+        elif state == "matched":
+            info = await self.s.lobby.match_info(where.get("match", ""))
+            if info:
+                await conn.send_model(p.Matched(match_id=where["match"], deadline=time.time() + 5))
+        elif state in ("dialog", "ended", "done") and where.get("dialog"):
+            dialog_id, role = where["dialog"], where["role"]
+            out = await self.runtime.handle(dialog_id, lambda now: Reconnected(role, now))  # type: ignore[arg-type]
+            if out is not None and out.state.out[role] and state == "done":  # type: ignore[index]
+                await conn.send_model(
+                    p.Done(completion_code=where.get("code", ""), message="Already complete.")
+                )
+
+    async def _lobby_status(self, worker: str, conn: Connection) -> None:
+        joined = await self.s.redis.zscore(self.s.keys.queue, worker)
+        if joined is None:
+            return
+        await conn.send_model(
+            p.LobbyStatus(
+                joined_at=joined,
+                expires_at=joined + self.s.settings.lobby_max_wait_seconds,
+                waiting=await self.s.lobby.waiting(),
+            )
+        )
+
+    async def _went_away(self, worker: str) -> None:
+        where = await self._where(worker)
+        if where.get("state") == "dialog" and where.get("dialog"):
+            role = where["role"]
+            await self.runtime.handle(where["dialog"], lambda now: Disconnected(role, now))  # type: ignore[arg-type]
+
+    async def _error(self, conn: Connection, code: str, message: str, client_id: str | None = None) -> None:
+        await conn.send_model(p.Error(code=code, message=message, client_id=client_id))
+
+    async def _frame(self, worker: str, raw: str, conn: Connection) -> None:
+        frame, error = self._parse(raw)
+        if error:
+            await self._error(conn, *error)
+            return
+        match frame:
+            case p.Ping():
+                await self.s.redis.set(
+                    self.s.keys.presence(worker),
+                    self.present.get(worker, ""),
+                    px=int(self.s.settings.presence_ttl_seconds * 1000),
+                )
+                await conn.send_model(p.Pong(at=time.time()))
+            case p.Hello():
+                await self._error(conn, "already_hello", "This connection already said hello.")
+            case p.JoinLobby():
+                await self._join(worker, conn)
+            case p.Ready(match_id=match_id):
+                await self._ready(worker, match_id, conn)
+            case p.ChatMessage(client_id=cid, text=text):
+                await self._dialog_event(
+                    worker, conn, cid, lambda role: lambda now: SendMessage(role, cid, text, now)
+                )
+            case p.FormSubmit() as f:
+                await self._dialog_event(
+                    worker,
+                    conn,
+                    f.client_id,
+                    lambda role: (
+                        lambda now: SubmitForm(role, f.client_id, f.phase, f.emotion, f.explanation, now)
+                    ),
+                )
+            case p.Leave():
+                await self._leave(worker, conn)
+
+    async def _join(self, worker: str, conn: Connection) -> None:
+        where = await self._where(worker)
+        if where.get("state") in ("matched", "dialog"):
+            await self._error(conn, "busy", "You are already paired; finish this dialog first.")
+            return
+        if await self.s.redis.exists(self.s.keys.paused):
+            await self._error(conn, "paused", "New dialogs are paused right now; please try later.")
+            return
+        await self.s.lobby.join(worker)
+        await self._lobby_status(worker, conn)
+        await self.sweeper.pair()
+
+    async def _ready(self, worker: str, match_id: str, conn: Connection) -> None:
+        result = await self.s.lobby.ready(match_id, worker)
+        if result == "start":
+            await self.runtime.start(match_id)
+        elif result == "gone":
+            await self._error(conn, "match_gone", "That pairing expired; you are back in the queue.")
+        elif result == "forbidden":
+            await self._error(conn, "forbidden", "That pairing is not yours.")
+
+    async def _dialog_event(self, worker: str, conn: Connection, client_id: str, make) -> None:
+        where = await self._where(worker)
+        if where.get("state") not in ("dialog", "done", "ended") or not where.get("dialog"):
+            await self._error(conn, "no_dialog", "You are not in a dialog.", client_id)
+            return
+        out = await self.runtime.handle(where["dialog"], make(where["role"]))
+        if out is None:
+            await self._error(conn, "no_dialog", "That dialog no longer exists.", client_id)
+        elif out.error:
+            await self._error(conn, out.error[0], out.error[1], client_id)
+
+    async def _leave(self, worker: str, conn: Connection) -> None:
+        waited = await self.s.lobby.leave(worker)
+        if waited is not None:
+            await self.s.record(worker, "lobby_left", waited_seconds=waited)
+            return
+        where = await self._where(worker)
+        if where.get("state") == "dialog":
+            role = where["role"]
+            out = await self.runtime.handle(where["dialog"], lambda now: Quit(role, now))  # type: ignore[arg-type]
+            if out is not None and out.error:
+                await self._error(conn, *out.error)
