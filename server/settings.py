@@ -11,7 +11,7 @@ import os
 import secrets
 from functools import cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import (
@@ -79,6 +79,16 @@ class Settings(BaseSettings):
     sweep_interval_seconds: float = Field(0.2, gt=0)
     claim_seconds: float = Field(30.0, gt=0, description="A claimed deadline retries after this.")
     token_max_age_seconds: int = Field(12 * 3600, gt=0)
+
+    # live rules and QC ([rules] and qc_* in the settings file; see docs/qc.md)
+    rules: dict[str, Any] = Field(default_factory=dict, description="Live chat rules configuration.")
+    max_hard_violations: int = Field(5, ge=0, description="Bounced messages before a worker is removed.")
+    qc_min_explanation_words: int = Field(10, ge=0)
+    qc_min_reference_overlap: int = Field(
+        1, ge=0, description="Content words an explanation must share with the dialog."
+    )
+    qc_soft_flags_for_review: int = Field(2, ge=1, description="Soft rule flags that send a dialog to review.")
+    qc_hard_flags_for_reject: int = Field(1, ge=1, description="Hard rule flags that reject a dialog.")
 
     @classmethod
     def settings_customise_sources(

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises:
-Create Date: 2026-11-22 06:15:23.307956
+Create Date: 2026-11-22
 """
 
 import sqlalchemy as sa
@@ -94,6 +94,25 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f("ix_dialog_study"), ["study"], unique=False)
 
     op.create_table(
+        "qc_result",
+        sa.Column("dialog_id", sa.String(length=64), nullable=False),
+        sa.Column("verdict", sa.String(length=16), nullable=False),
+        sa.Column("reasons", sa.JSON(), nullable=False),
+        sa.Column("summary", sa.Text(), nullable=False),
+        sa.Column("flags", sa.JSON(), nullable=False),
+        sa.Column("scores", sa.JSON(), nullable=False),
+        sa.Column("config_hash", sa.String(length=16), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["dialog_id"],
+            ["dialog.id"],
+        ),
+        sa.PrimaryKeyConstraint("dialog_id"),
+    )
+    with op.batch_alter_table("qc_result", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_qc_result_verdict"), ["verdict"], unique=False)
+
+    op.create_table(
         "response",
         sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
         sa.Column("dialog_id", sa.String(length=64), nullable=False),
@@ -113,6 +132,24 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("response", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_response_dialog_id"), ["dialog_id"], unique=False)
+
+    op.create_table(
+        "review",
+        sa.Column("dialog_id", sa.String(length=64), nullable=False),
+        sa.Column("decision", sa.String(length=16), nullable=False),
+        sa.Column("reason", sa.Text(), nullable=True),
+        sa.Column("bonus_cents", sa.Integer(), nullable=False),
+        sa.Column("reviewer", sa.String(length=64), nullable=False),
+        sa.Column("decided_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("paid", sa.Boolean(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["dialog_id"],
+            ["dialog.id"],
+        ),
+        sa.PrimaryKeyConstraint("dialog_id"),
+    )
+    with op.batch_alter_table("review", schema=None) as batch_op:
+        batch_op.create_index(batch_op.f("ix_review_decision"), ["decision"], unique=False)
 
     op.create_table(
         "turn",
@@ -180,10 +217,18 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f("ix_turn_dialog_id"))
 
     op.drop_table("turn")
+    with op.batch_alter_table("review", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_review_decision"))
+
+    op.drop_table("review")
     with op.batch_alter_table("response", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_response_dialog_id"))
 
     op.drop_table("response")
+    with op.batch_alter_table("qc_result", schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f("ix_qc_result_verdict"))
+
+    op.drop_table("qc_result")
     with op.batch_alter_table("dialog", schema=None) as batch_op:
         batch_op.drop_index(batch_op.f("ix_dialog_study"))
         batch_op.drop_index(batch_op.f("ix_dialog_stimulus_id"))

@@ -136,3 +136,32 @@ class WorkerEvent(Base):
     completion_code: Mapped[str | None] = mapped_column(String(64))
     waited_seconds: Mapped[float | None] = mapped_column(Float)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class QcResult(Base):
+    """The automatic verdict on one dialog, with reasons a machine and a person can read."""
+
+    __tablename__ = "qc_result"
+
+    dialog_id: Mapped[str] = mapped_column(ForeignKey("dialog.id"), primary_key=True)
+    verdict: Mapped[str] = mapped_column(String(16), index=True)
+    reasons: Mapped[list[str]] = mapped_column(JSON, default=list)
+    summary: Mapped[str] = mapped_column(Text, default="")
+    flags: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    scores: Mapped[dict[str, Any]] = mapped_column(default=dict)
+    config_hash: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Review(Base):
+    """A researcher's decision on a dialog; the payment step acts on these."""
+
+    __tablename__ = "review"
+
+    dialog_id: Mapped[str] = mapped_column(ForeignKey("dialog.id"), primary_key=True)
+    decision: Mapped[str] = mapped_column(String(16), index=True)
+    reason: Mapped[str | None] = mapped_column(Text)
+    bonus_cents: Mapped[int] = mapped_column(Integer, default=0)
+    reviewer: Mapped[str] = mapped_column(String(64))
+    decided_at: Mapped[datetime] = mapped_column(default=utcnow)
+    paid: Mapped[bool] = mapped_column(Boolean, default=False)
