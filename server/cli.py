@@ -39,11 +39,15 @@ def db_upgrade(revision: str = "head") -> None:
     console.print(f"database at {revision}: {settings.resolved_database_url}")
 
 
-def _run_server(settings: Settings, host: str, port: int, workers: int) -> None:
-    """Start uvicorn; without REDIS_URL, first start the embedded Redis all workers share."""
+def _run_server(settings: Settings, host: str, port: int, workers: int, qc_workers: int = 1) -> None:
+    """Start uvicorn (and QC workers); without REDIS_URL, first start the embedded Redis they share."""
+    import subprocess
+    import sys
+
     import uvicorn
 
     from server.db.migrate import upgrade
+    from server.qc.jobs import queue_name
     from server.redis_conn import EmbeddedRedis
 
     upgrade(settings.resolved_database_url)
@@ -52,6 +56,10 @@ def _run_server(settings: Settings, host: str, port: int, workers: int) -> None:
         embedded = EmbeddedRedis(settings.data_dir)
         os.environ["REDIS_URL"] = embedded.url
     os.environ.setdefault("AVD_DATA_DIR", str(settings.data_dir))
+    qc = [
+        subprocess.Popen([sys.executable, "-m", "server.qc.worker", queue_name(settings.study)])
+        for _ in range(qc_workers)
+    ]
     try:
         uvicorn.run(
             "server.app:create_app",
@@ -63,6 +71,8 @@ def _run_server(settings: Settings, host: str, port: int, workers: int) -> None:
             ws_max_size=settings.max_frame_bytes * 2,
         )
     finally:
+        for proc in qc:
+            proc.terminate()
         if embedded:
             embedded.close()
 
@@ -72,9 +82,10 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     workers: Annotated[int, typer.Option(help="Server processes sharing Redis and the DB.")] = 1,
+    qc_workers: Annotated[int, typer.Option(help="QC worker processes to start beside them.")] = 1,
 ) -> None:
     """Run the service as configured (DATABASE_URL, REDIS_URL, AVD_* or AVD_SETTINGS_FILE)."""
-    _run_server(_settings(), host, port, workers)
+    _run_server(_settings(), host, port, workers, qc_workers)
 
 
 @app.command()
@@ -143,6 +154,9 @@ def _load_groups() -> None:
     from server.stimuli.cli import app as stimuli_app
 
     register(stimuli_app, "stimuli")
+    from server.qc.cli import app as qc_app
+
+    register(qc_app, "qc")
 
 
 _load_groups()

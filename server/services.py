@@ -49,6 +49,7 @@ class Services:
     pool: StimulusPool
     media: MediaStore
     policy: Policy
+    redis_url: str
     extras: dict[str, object] = field(default_factory=dict)
 
     @classmethod
@@ -68,6 +69,7 @@ class Services:
             pool=StimulusPool(redis, keys, settings.dialogs_per_stimulus),
             media=media_store(settings),
             policy=policy_from(settings),
+            redis_url=redis_url,
         )
 
     async def close(self) -> None:

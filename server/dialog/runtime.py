@@ -8,6 +8,7 @@ resend with the same client id repairs whatever a crash left undone.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -55,6 +56,7 @@ class DialogRuntime:
     def __init__(self, services: Services) -> None:
         self.s = services
         self._meta: dict[str, dict] = {}
+        self._qc_queue = None
 
     # ------------------------------------------------------------------ start
 
@@ -368,6 +370,15 @@ class DialogRuntime:
         if st.status != "complete":
             await self.s.pool.release(st.stimulus_id)
         self._meta.pop(st.id, None)
+        await self._enqueue_qc(st.id)
+
+    async def _enqueue_qc(self, dialog_id: str) -> None:
+        """Every finished dialog gets a QC job; a QC worker (``avd qc worker``) runs it."""
+        from server.qc.jobs import enqueue, qc_queue
+
+        if self._qc_queue is None:
+            self._qc_queue = qc_queue(self.s.settings, self.s.redis_url)
+        await asyncio.to_thread(enqueue, self._qc_queue, self.s.settings.study, [dialog_id])
 
     async def dialog_row(self, dialog_id: str) -> Dialog | None:
         async with self.s.sessions() as db:

@@ -1,0 +1,1 @@
+"""Post-dialog quality control: inclusion rules, rule flags, TextBlob scores and a verdict."""

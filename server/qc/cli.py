@@ -1,0 +1,109 @@
+"""``avd qc``: run quality control in bulk, or serve as a QC worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rq.job import Job
+
+from server.settings import Settings
+
+app = typer.Typer(help="Quality control of finished dialogs.")
+console = Console(stderr=True)
+
+
+def _redis_url(settings: Settings):
+    """The configured Redis, or an embedded one for the duration of the command."""
+    from server.redis_conn import EmbeddedRedis
+
+    if settings.redis_url:
+        return settings.redis_url, None
+    embedded = EmbeddedRedis(settings.data_dir / "qc-redis")
+    return embedded.url, embedded
+
+
+@app.command("run")
+def run(
+    force: Annotated[bool, typer.Option(help="Recompute verdicts that are already current.")] = False,
+    workers: Annotated[int, typer.Option(min=0, help="Worker processes to start (0: use running ones).")] = 2,
+) -> None:
+    """Judge every finished dialog without a current verdict; resumable and idempotent."""
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.qc.jobs import enqueue, qc_queue, queue_name
+    from server.qc.pipeline import pending_dialogs
+
+    settings = Settings()
+
+    async def pending() -> list[str]:
+        engine = make_engine(settings.resolved_database_url)
+        try:
+            return await pending_dialogs(make_sessionmaker(engine), settings, force)
+        finally:
+            await engine.dispose()
+
+    ids = asyncio.run(pending())
+    if not ids:
+        console.print("Nothing to do: every finished dialog has a current verdict.")
+        return
+    url, embedded = _redis_url(settings)
+    procs: list[subprocess.Popen] = []
+    try:
+        queue = qc_queue(settings, url)
+        job_ids = enqueue(queue, settings.study, ids, force)
+        env = dict(os.environ, REDIS_URL=url)
+        for _ in range(workers):
+            procs.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", "server.qc.worker", queue_name(settings.study), "--burst"],
+                    env=env,
+                )
+            )
+        totals: dict[str, int] = {}
+        columns = (TextColumn("QC"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=console) as progress:
+            task = progress.add_task("qc", total=len(ids))
+            remaining = set(job_ids)
+            while remaining:
+                for job in Job.fetch_many(list(remaining), connection=queue.connection):
+                    if job is None:
+                        continue
+                    status = job.get_status()
+                    if status == "finished":
+                        for k, v in (job.return_value() or {}).items():
+                            totals[k] = totals.get(k, 0) + v
+                        progress.advance(task, len(job.args[1]))
+                        remaining.discard(job.id)
+                    elif status == "failed":
+                        console.print(f"[red]job {job.id} failed[/red]: {job.exc_info}")
+                        remaining.discard(job.id)
+                if remaining and procs and all(p.poll() is not None for p in procs):
+                    console.print("[red]workers exited with jobs left; re-run `avd qc run`[/red]")
+                    break
+                time.sleep(0.2)
+        console.print("verdicts: " + ", ".join(f"{k}={v}" for k, v in sorted(totals.items())))
+    finally:
+        for p in procs:
+            p.wait()
+        if embedded:
+            embedded.close()
+
+
+@app.command("worker")
+def worker(burst: Annotated[bool, typer.Option(help="Exit when the queue is empty.")] = False) -> None:
+    """Process QC jobs (the service enqueues one when a dialog ends)."""
+    from server.qc.jobs import queue_name
+
+    settings = Settings()
+    if not settings.redis_url:
+        console.print("[red]REDIS_URL is required for a QC worker[/red]")
+        raise typer.Exit(2)
+    args = [sys.executable, "-m", "server.qc.worker", queue_name(settings.study)]
+    raise typer.Exit(subprocess.call(args + (["--burst"] if burst else [])))

@@ -1,0 +1,52 @@
+"""QC as jobs on RQ (a well-kept Redis job queue): one job per batch of dialogs.
+
+RQ was chosen over hand-written queues for retries, failure registries and visibility,
+and over asyncio queues (arq/saq) because QC is CPU-bound, synchronous work that is
+simplest to scale by starting more worker processes (``avd qc worker``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+
+import redis
+from rq import Queue
+
+from server.db.engine import make_engine, make_sessionmaker
+from server.qc.pipeline import run_qc
+from server.settings import Settings
+
+BATCH = 200
+
+
+def queue_name(study: str) -> str:
+    return f"avd-{study}-qc"
+
+
+def qc_queue(settings: Settings, redis_url: str) -> Queue:
+    return Queue(queue_name(settings.study), connection=redis.Redis.from_url(redis_url))
+
+
+def qc_job(study: str, dialog_ids: list[str], force: bool = False) -> dict[str, int]:
+    """The job body, run in an RQ worker process whose environment holds the settings."""
+    settings = Settings(study=study)
+
+    async def run() -> Counter[str]:
+        engine = make_engine(settings.resolved_database_url)
+        try:
+            return await run_qc(make_sessionmaker(engine), settings, dialog_ids, force)
+        finally:
+            await engine.dispose()
+
+    return dict(asyncio.run(run()))
+
+
+def enqueue(queue: Queue, study: str, dialog_ids: list[str], force: bool = False) -> list[str]:
+    """Enqueue in batches; returns the job ids."""
+    jobs = []
+    for start in range(0, len(dialog_ids), BATCH):
+        batch = dialog_ids[start : start + BATCH]
+        job = queue.enqueue(qc_job, study, batch, force, job_timeout=600, result_ttl=86400)
+        jobs.append(job.id)
+    return jobs
