@@ -15,6 +15,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from server.admin.api import router as admin_router
+from server.admin.auth import AdminSessions
 from server.db.models import Worker
 from server.dialog import protocol as p
 from server.dialog.runtime import DialogRuntime
@@ -55,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeper = Sweeper(services, runtime)
         sockets = WorkerSocket(services, runtime, sweeper)
         app.state.services, app.state.runtime, app.state.sockets = services, runtime, sockets
+        app.state.admin_sessions = AdminSessions(settings.resolved_secret, settings.study)
         await services.hub.start()
         await services.pool.sync_from_db(services.sessions, settings.study)
         sweeper.start()
@@ -158,6 +161,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/")
     async def worker_page() -> FileResponse:
         return FileResponse(FRONTEND / "worker.html")
+
+    @app.get("/admin")
+    async def admin_page() -> FileResponse:
+        return FileResponse(FRONTEND / "admin.html")
+
+    app.include_router(admin_router)
 
     app.mount("/static", StaticFiles(directory=FRONTEND), name="static")
     return app

@@ -154,9 +154,18 @@ def _load_groups() -> None:
     from server.stimuli.cli import app as stimuli_app
 
     register(stimuli_app, "stimuli")
+    from server.export.cli import register as register_export
+
+    register_export(app)  # avd export, avd import-dialogs
     from server.qc.cli import app as qc_app
 
     register(qc_app, "qc")
+    from server.admin.cli import app as admin_app
+
+    register(admin_app, "admin")
+    from server.admin.report import report
+
+    app.command("report")(report)
 
 
 _load_groups()

@@ -87,7 +87,7 @@ class Settings(BaseSettings):
     qc_min_reference_overlap: int = Field(
         1, ge=0, description="Content words an explanation must share with the dialog."
     )
-    qc_soft_flags_for_review: int = Field(2, ge=1, description="Soft rule flags that send a dialog to review.")
+    qc_soft_flags_for_review: int = Field(2, ge=1, description="Soft flags that send a dialog to review.")
     qc_hard_flags_for_reject: int = Field(1, ge=1, description="Hard rule flags that reject a dialog.")
 
     @classmethod

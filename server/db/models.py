@@ -165,3 +165,13 @@ class Review(Base):
     reviewer: Mapped[str] = mapped_column(String(64))
     decided_at: Mapped[datetime] = mapped_column(default=utcnow)
     paid: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class Researcher(Base):
+    """Someone allowed into the dashboard (``avd admin create``)."""
+
+    __tablename__ = "researcher"
+
+    username: Mapped[str] = mapped_column(String(64), primary_key=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,1 @@
+"""The researcher's dashboard: authentication, live operations, review, charts and reports."""
