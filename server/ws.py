@@ -40,6 +40,15 @@ return 1
 """
 
 
+async def receive_text(ws: WebSocket) -> str:
+    """The next frame as text. A binary frame reads as "" and is refused as malformed; Starlette's
+    own ``receive_text`` raises KeyError on one, which dropped the connection."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    return message.get("text") or ""
+
+
 class Connection:
     """One open socket: frames go out through a queue so they keep their order."""
 
@@ -97,7 +106,7 @@ class WorkerSocket:
             self.present[worker] = tab
             await self._resume(worker, conn)
             while True:
-                raw = await ws.receive_text()
+                raw = await receive_text(ws)
                 await self._frame(worker, raw, conn)
         except WebSocketDisconnect:
             pass
@@ -114,7 +123,7 @@ class WorkerSocket:
 
     async def _hello(self, ws: WebSocket, conn: Connection) -> tuple[str, str] | None:
         try:
-            raw = await asyncio.wait_for(ws.receive_text(), timeout=15)
+            raw = await asyncio.wait_for(receive_text(ws), timeout=15)
         except TimeoutError:
             await self._fatal(ws, conn, "no_hello", "The first frame must be 'hello'.")
             return None
