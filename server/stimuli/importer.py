@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
-from PIL import Image, UnidentifiedImageError
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from PIL import Image, ImageOps, UnidentifiedImageError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlalchemy import select
 
 from server.db.engine import make_engine, make_sessionmaker
@@ -42,12 +42,13 @@ class StimulusRow(BaseModel):
     positive_text: str
     negative_emotion: str
     negative_text: str
-    id: str | None = None
-    title: str | None = None
-    genre: str | None = None
-    style: str | None = None
-    source: str | None = None
-    target_dialogs: int | None = None
+    # limits of the database columns: checked here so one long value cannot fail the whole insert
+    id: str | None = Field(None, max_length=64)
+    title: str | None = Field(None, max_length=300)
+    genre: str | None = Field(None, max_length=100)
+    style: str | None = Field(None, max_length=100)
+    source: str | None = Field(None, max_length=300)
+    target_dialogs: int | None = Field(None, ge=1)
 
     @field_validator("positive_emotion")
     @classmethod
@@ -72,16 +73,11 @@ class StimulusRow(BaseModel):
             raise ValueError("must not be empty")
         return v
 
-    @field_validator("target_dialogs", mode="before")
+    @field_validator("id", "title", "genre", "style", "source", "target_dialogs", mode="before")
     @classmethod
-    def _blank_target(cls, v: object) -> object:
-        return None if v in ("", None) else v
-
-    @model_validator(mode="after")
-    def _target_positive(self) -> StimulusRow:
-        if self.target_dialogs is not None and self.target_dialogs < 1:
-            raise ValueError("target_dialogs must be at least 1")
-        return self
+    def _blank_is_missing(cls, v: object) -> object:
+        """An empty CSV cell means "not given", not an empty title or a zero target."""
+        return None if isinstance(v, str) and not v.strip() else v
 
 
 @dataclass
@@ -112,12 +108,12 @@ def read_rows(manifest: Path) -> list[tuple[int, dict | str]]:
     """(line number, row) pairs; a row that cannot be parsed is a string explaining why."""
     rows: list[tuple[int, dict | str]] = []
     if manifest.suffix.lower() == ".csv":
-        with manifest.open(newline="", encoding="utf-8") as fh:
+        with manifest.open(newline="", encoding="utf-8-sig") as fh:  # -sig: spreadsheets add a BOM
             reader = csv.DictReader(fh)
             for row in reader:
                 rows.append((reader.line_num, {k: v for k, v in row.items() if k}))
         return rows
-    for number, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(manifest.read_text(encoding="utf-8-sig").splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -141,9 +137,19 @@ def load_image(ref: str, base: Path, client: httpx.Client) -> bytes:
 
 
 def normalise_image(data: bytes, max_side: int) -> tuple[bytes, int, int]:
-    """JPEG bytes with the longest side at most ``max_side`` (never enlarged)."""
-    with Image.open(io.BytesIO(data)) as img:
-        img = img.convert("RGB")
+    """JPEG bytes with the longest side at most ``max_side`` (never enlarged).
+
+    Camera photos are turned upright by their EXIF orientation, and transparent parts are
+    laid on white (JPEG has no alpha; converting directly would turn them black).
+    """
+    with Image.open(io.BytesIO(data)) as opened:
+        img = ImageOps.exif_transpose(opened)
+        if img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info:
+            rgba = img.convert("RGBA")
+            img = Image.new("RGB", rgba.size, (255, 255, 255))
+            img.paste(rgba, mask=rgba.getchannel("A"))
+        else:
+            img = img.convert("RGB")
         img.thumbnail((max_side, max_side), Image.Resampling.LANCZOS)
         out = io.BytesIO()
         img.save(out, format="JPEG", quality=90)
@@ -157,8 +163,14 @@ def prepare(
     known: set[str],
     report: ImportReport,
     study: str = "default",
+    ids: set[str] | None = None,
 ) -> list[Stimulus]:
-    """Validate every row and store its image; returns the stimuli ready to insert."""
+    """Validate every row and store its image; returns the stimuli ready to insert.
+
+    Every check that can reject a row (including a clash of its ``id`` with an existing
+    stimulus) runs before its image is stored, so a rejected row leaves no image behind.
+    """
+    ids = set() if ids is None else ids
     stimuli: list[Stimulus] = []
     with httpx.Client(timeout=30, follow_redirects=True) as client:
         for number, raw in read_rows(manifest):
@@ -167,6 +179,9 @@ def prepare(
                 continue
             try:
                 row = StimulusRow.model_validate(raw)
+                if row.id is not None and row.id in ids:
+                    report.errors.append((number, f"id: stimulus {row.id} already exists"))
+                    continue
                 data, width, height = normalise_image(
                     load_image(row.image, manifest.parent, client), max_side
                 )
@@ -176,7 +191,10 @@ def prepare(
                 )
                 report.errors.append((number, problems))
                 continue
-            except (OSError, UnidentifiedImageError, httpx.HTTPError) as exc:
+            except UnidentifiedImageError:
+                report.errors.append((number, f"image: {row.image} is not an image Pillow can read"))
+                continue
+            except (OSError, Image.DecompressionBombError, httpx.HTTPError) as exc:
                 report.errors.append((number, f"image: {exc}"))
                 continue
             digest = hashlib.sha256(data).hexdigest()
@@ -184,11 +202,13 @@ def prepare(
                 report.skipped_existing += 1
                 continue
             known.add(digest)
+            stimulus_id = row.id or "s" + secrets.token_hex(8)
+            ids.add(stimulus_id)
             key = secrets.token_urlsafe(24) + ".jpg"
             media.put(key, data, "image/jpeg")
             stimuli.append(
                 Stimulus(
-                    id=row.id or "s" + secrets.token_hex(8),
+                    id=stimulus_id,
                     study=study,
                     image_key=key,
                     image_sha256=digest,
@@ -219,16 +239,16 @@ async def import_into_database(settings: Settings, source: Path, skip_existing: 
             same_study = select(Stimulus.image_sha256).where(Stimulus.study == settings.study)
             known = set((await db.execute(same_study)).scalars()) if skip_existing else set()
             ids = set((await db.execute(select(Stimulus.id))).scalars())
-        stimuli = await asyncio.to_thread(
-            prepare, manifest, media_store(settings), settings.max_image_side, known, report, settings.study
+        fresh = await asyncio.to_thread(
+            prepare,
+            manifest,
+            media_store(settings),
+            settings.max_image_side,
+            known,
+            report,
+            settings.study,
+            ids,
         )
-        fresh = []
-        for stim in stimuli:
-            if stim.id in ids:
-                report.errors.append((0, f"stimulus id {stim.id} already exists"))
-                continue
-            ids.add(stim.id)
-            fresh.append(stim)
         async with sessions() as db:
             db.add_all(fresh)
             await db.commit()
