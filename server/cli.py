@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from server.cli_common import settings_or_exit
 from server.settings import REPO_ROOT, Settings
 
 app = typer.Typer(help="Collect, check, publish and evaluate live affective visual dialogs.")
@@ -22,11 +23,7 @@ DEMO_STIMULI = REPO_ROOT / "tasks" / "demo-stimuli"
 
 
 def _settings() -> Settings:
-    try:
-        return Settings()
-    except Exception as exc:  # a malformed settings file or env var: say which
-        console.print(f"[red]Invalid settings:[/red] {exc}")
-        raise typer.Exit(2) from exc
+    return settings_or_exit()
 
 
 @db_app.command("upgrade")
@@ -154,6 +151,9 @@ def _load_groups() -> None:
     from server.stimuli.cli import app as stimuli_app
 
     register(stimuli_app, "stimuli")
+    from server.evaluation.cli import app as eval_app
+
+    register(eval_app, "eval")
     from server.export.cli import register as register_export
 
     register_export(app)  # avd export, avd import-dialogs

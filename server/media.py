@@ -16,6 +16,7 @@ class MediaStore(Protocol):
     def put(self, key: str, data: bytes, content_type: str) -> None: ...
     def get(self, key: str) -> bytes: ...
     def exists(self, key: str) -> bool: ...
+    def delete(self, key: str) -> None: ...
 
 
 class LocalMediaStore:
@@ -38,6 +39,9 @@ class LocalMediaStore:
 
     def exists(self, key: str) -> bool:
         return self._path(key).exists()
+
+    def delete(self, key: str) -> None:
+        self._path(key).unlink(missing_ok=True)
 
 
 class S3MediaStore:
@@ -62,6 +66,9 @@ class S3MediaStore:
         except ClientError:
             return False
         return True
+
+    def delete(self, key: str) -> None:
+        self.client.delete_object(Bucket=self.bucket, Key=self.prefix + key)
 
 
 def media_store(settings: Settings) -> MediaStore:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from server.settings import Settings
+from server.cli_common import settings_or_exit
 
 app = typer.Typer(help="Dashboard accounts.")
 
@@ -26,7 +26,7 @@ def create(
     from server.db.models import Researcher
 
     password = password or secrets.token_urlsafe(12)
-    settings = Settings()
+    settings = settings_or_exit()
 
     async def save() -> None:
         engine = make_engine(settings.resolved_database_url)

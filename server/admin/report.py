@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from server.admin import charts
+from server.cli_common import settings_or_exit
 from server.settings import Settings
 
 
@@ -56,7 +57,7 @@ def report(
     out: Annotated[Path, typer.Option(help="Folder to write the report into.")] = Path("report"),
 ) -> None:
     """Write the analysis charts (PNG + SVG) and an HTML page for a paper's appendix."""
-    settings = Settings()
+    settings = settings_or_exit()
     data, stats = asyncio.run(_data(settings))
     page = write_report(out, data, stats, settings.study)
     typer.echo(f"report written: {page}")

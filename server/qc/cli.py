@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rq.job import Job
 
+from server.cli_common import settings_or_exit
 from server.settings import Settings
 
 app = typer.Typer(help="Quality control of finished dialogs.")
@@ -40,7 +41,7 @@ def run(
     from server.qc.jobs import enqueue, qc_queue, queue_name
     from server.qc.pipeline import pending_dialogs
 
-    settings = Settings()
+    settings = settings_or_exit()
 
     async def pending() -> list[str]:
         engine = make_engine(settings.resolved_database_url)
@@ -101,7 +102,7 @@ def worker(burst: Annotated[bool, typer.Option(help="Exit when the queue is empt
     """Process QC jobs (the service enqueues one when a dialog ends)."""
     from server.qc.jobs import queue_name
 
-    settings = Settings()
+    settings = settings_or_exit()
     if not settings.redis_url:
         console.print("[red]REDIS_URL is required for a QC worker[/red]")
         raise typer.Exit(2)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from server.settings import Settings
+from server.cli_common import settings_or_exit
 
 app = typer.Typer(help="Stimuli: import images with their two opinions.")
 console = Console(stderr=True)
@@ -23,7 +23,7 @@ def import_(
     from server.db.migrate import upgrade
     from server.stimuli.importer import import_into_database
 
-    settings = Settings()
+    settings = settings_or_exit()
     # a fresh embedded data dir has no tables yet; upgrading an up-to-date schema is a no-op
     upgrade(settings.resolved_database_url)
     try:

@@ -30,6 +30,7 @@ from server.media import MediaStore, media_store
 from server.settings import Settings
 
 MANIFEST_NAMES = ("manifest.jsonl", "manifest.csv")
+MAX_DOWNLOAD_BYTES = 50 * 2**20
 
 
 class StimulusRow(BaseModel):
@@ -127,9 +128,15 @@ def read_rows(manifest: Path) -> list[tuple[int, dict | str]]:
 
 def load_image(ref: str, base: Path, client: httpx.Client) -> bytes:
     if ref.startswith(("http://", "https://")):
-        reply = client.get(ref)
-        reply.raise_for_status()
-        return reply.content
+        with client.stream("GET", ref) as reply:
+            reply.raise_for_status()
+            chunks, size = [], 0
+            for chunk in reply.iter_bytes():
+                size += len(chunk)
+                if size > MAX_DOWNLOAD_BYTES:
+                    raise OSError(f"image at {ref} is larger than {MAX_DOWNLOAD_BYTES // 2**20} MB")
+                chunks.append(chunk)
+            return b"".join(chunks)
     path = (base / ref).resolve()
     if not path.is_file():
         raise FileNotFoundError(f"image file {ref} not found")
@@ -249,9 +256,15 @@ async def import_into_database(settings: Settings, source: Path, skip_existing: 
             settings.study,
             ids,
         )
-        async with sessions() as db:
-            db.add_all(fresh)
-            await db.commit()
+        try:
+            async with sessions() as db:
+                db.add_all(fresh)
+                await db.commit()
+        except Exception:  # nothing half-imported: drop the images of the rows that were not stored
+            store = media_store(settings)
+            for stim in fresh:
+                await asyncio.to_thread(store.delete, stim.image_key)
+            raise
         report.imported = [s.id for s in fresh]
     finally:
         await engine.dispose()
