@@ -490,6 +490,22 @@ def test_a_disconnect_after_finishing_changes_nothing():
     assert out.effects == [] and out.state == s
 
 
+def test_apply_never_modifies_its_input_for_any_kind_of_event():
+    s, now = chat_to_end(started())
+    for event in (
+        SendMessage("questioner", "m", "late?", now),
+        SubmitForm("questioner", "f", "before_reveal", "awe", WORDS, now),
+        DeadlineFired("form", "answerer", s.form_deadline["answerer"], now),
+        DeadlineFired("warn", "answerer", s.form_deadline["answerer"] - P.warn_seconds, now),
+        Disconnected("answerer", now),
+        Reconnected("answerer", now),
+        Quit("questioner", now),
+    ):
+        frozen = s.model_copy(deep=True)
+        out = apply(s, event, P)
+        assert s == frozen and out.state is not s
+
+
 # ---------------------------------------------------------------- random sequences
 
 

@@ -269,7 +269,8 @@ async def test_bad_frames_after_hello_are_refused_and_the_connection_lives_on(
         if code == "invalid":
             assert any(w in got[0]["message"] for w in ("text", "client_id", "phase", "match_id", "extra"))
     # nothing of it moved the worker anywhere
-    assert await services.redis.hgetall(services.keys.where(worker_id)) == {}
+    where = await services.redis.hgetall(services.keys.where(worker_id))
+    assert where.get("state", "idle") == "idle" and not where.get("match") and not where.get("dialog")
     assert await services.redis.zcard(services.keys.queue) == 0
     # the same connection still works normally
     await client.send({"type": "join_lobby"})

@@ -485,7 +485,7 @@ ERRORS: list[tuple[str, str, str]] = [
         "`message` or `form` while not in a dialog (or the dialog's live state is gone).",
         "refused",
     ),
-    ("not_active", "`message` or `leave` after your part of the dialog is over.", "refused"),
+    ("not_active", "`message` after your part of the dialog is over.", "refused"),
     ("chat_closed", "`message` after the last answer (the forms are under way).", "refused"),
     (
         "not_your_turn",
@@ -695,7 +695,7 @@ PROSE = f"""\
 
 1. `POST /api/sessions` with JSON `{{"worker": "<platform id or null>", "consent": true,
    "provider": "local"}}` (providers: `local`, `mturk`, `mturk-sandbox`, `mephisto`).
-   Without `consent: true` the reply is 400. The reply is `{{"token": "...",
+   Without `consent: true` the reply is 400 (403 for a blocked worker). The reply is `{{"token": "...",
    "worker_id": "w..."}}`; the token is signed and valid for `token_max_age_seconds`
    (12 hours). The same platform id always gives the same `worker_id`.
 2. Open a websocket to `/ws` on the same host (`ws://` or `wss://`).
@@ -854,8 +854,8 @@ When one worker drops out (timeout, grace expiry or `leave`):
   straight away;
 - a partner who had already finished hears nothing more.
 
-`leave` during a dialog is how a worker gives up on purpose; after their part is over
-it is refused with `not_active`.
+`leave` during a dialog is how a worker gives up on purpose; once their part is over
+it changes nothing.
 
 ## Idempotent resends
 
