@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,7 @@ from server.settings import REPO_ROOT, Settings
 app = typer.Typer(help="Collect, check, publish and evaluate live affective visual dialogs.")
 db_app = typer.Typer(help="Database schema.")
 app.add_typer(db_app, name="db")
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)
 
 DEMO_STIMULI = REPO_ROOT / "tasks" / "demo-stimuli"
 
@@ -88,18 +89,22 @@ def serve(
 @app.command()
 def demo(host: str = "127.0.0.1", port: int = 8000) -> None:
     """Run everything embedded (SQLite + embedded Redis) with the shipped demo stimuli."""
+    from server.admin.cli import save_researcher
     from server.db.migrate import upgrade
     from server.stimuli.importer import import_into_database
 
     settings = _settings()
     upgrade(settings.resolved_database_url)
     report = asyncio.run(import_into_database(settings, DEMO_STIMULI, skip_existing=True))
+    password = secrets.token_urlsafe(9)
+    asyncio.run(save_researcher(settings, "researcher", password))
     base = f"http://{host}:{port}"
     console.print(f"[bold]Demo stimuli:[/bold] {report.summary()}")
     console.print("[bold]Open these in two browser windows (two different workers):[/bold]")
     console.print(f"  worker 1: {base}/?worker=demo-alice")
     console.print(f"  worker 2: {base}/?worker=demo-bob")
-    console.print(f"[bold]Researcher:[/bold] {base}/admin   health: {base}/healthz")
+    console.print(f"[bold]Researcher:[/bold] {base}/admin  (user: researcher, password: {password})")
+    console.print(f"Health: {base}/healthz   Stop with Ctrl+C; data stays in {settings.data_dir}/")
     _run_server(settings, host, port, 1)
 
 

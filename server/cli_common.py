@@ -8,7 +8,7 @@ from rich.console import Console
 
 from server.settings import Settings
 
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)
 
 
 def settings_or_exit(**overrides: object) -> Settings:

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from server.cli_common import settings_or_exit
+from server.settings import Settings
 
 app = typer.Typer(help="Dashboard accounts.")
 
@@ -21,23 +22,24 @@ def create(
     ] = None,
 ) -> None:
     """Create a researcher account, or reset its password."""
+    password = password or secrets.token_urlsafe(12)
+    settings = settings_or_exit()
+    asyncio.run(save_researcher(settings, username, password))
+    typer.echo(f"researcher {username!r} can log in at {settings.public_url}/admin with password: {password}")
+
+
+async def save_researcher(settings: Settings, username: str, password: str) -> None:
+    """Create the account, or set a new password on an existing one."""
     from server.admin.auth import hash_password
     from server.db.engine import make_engine, make_sessionmaker
     from server.db.models import Researcher
 
-    password = password or secrets.token_urlsafe(12)
-    settings = settings_or_exit()
-
-    async def save() -> None:
-        engine = make_engine(settings.resolved_database_url)
-        try:
-            async with make_sessionmaker(engine)() as db:
-                row = await db.get(Researcher, username) or Researcher(username=username)
-                row.password_hash = hash_password(password)
-                db.add(row)
-                await db.commit()
-        finally:
-            await engine.dispose()
-
-    asyncio.run(save())
-    typer.echo(f"researcher {username!r} can log in at {settings.public_url}/admin with password: {password}")
+    engine = make_engine(settings.resolved_database_url)
+    try:
+        async with make_sessionmaker(engine)() as db:
+            row = await db.get(Researcher, username) or Researcher(username=username)
+            row.password_hash = hash_password(password)
+            db.add(row)
+            await db.commit()
+    finally:
+        await engine.dispose()

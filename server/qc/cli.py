@@ -18,7 +18,7 @@ from server.cli_common import settings_or_exit
 from server.settings import Settings
 
 app = typer.Typer(help="Quality control of finished dialogs.")
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)
 
 
 def _redis_url(settings: Settings):

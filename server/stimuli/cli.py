@@ -12,7 +12,7 @@ from rich.console import Console
 from server.cli_common import settings_or_exit
 
 app = typer.Typer(help="Stimuli: import images with their two opinions.")
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)
 
 
 @app.command("import")
