@@ -600,3 +600,31 @@ def test_random_event_sequences_keep_the_rules(data):
     assert finalized <= 1
     if len(forms_in) == 3 and s.ended_by is None:
         assert s.status == "complete" and finalized == 1
+
+
+def test_a_client_id_cannot_be_reused_across_kinds_or_stolen_from_the_partner():
+    from server.dialog.machine import DialogState, Policy, SendMessage, Start, SubmitForm, apply
+
+    policy = Policy(rounds=1)
+    s = apply(
+        DialogState(
+            id="d",
+            stimulus_id="s",
+            workers={"questioner": "q", "answerer": "a"},
+            rounds=1,
+            positive_first=True,
+        ),
+        Start(0.0),
+        policy,
+    ).state
+    s = apply(s, SendMessage("questioner", "c1", "What colours are there?", 1.0), policy).state
+    # the answerer using the questioner's id is a new message of theirs, not a resend
+    out = apply(s, SendMessage("answerer", "c1", "Mostly blue with some yellow.", 2.0), policy)
+    assert out.changed and out.state.seq == 2
+    words = "the blue and yellow colours described by my partner feel calm and bright to me"
+    form = apply(out.state, SubmitForm("answerer", "c1", "answerer", "awe", words, 3.0), policy)
+    assert form.error and form.error[0] == "client_id_reused"
+    form = apply(out.state, SubmitForm("answerer", "f1", "answerer", "awe", words, 3.0), policy)
+    assert form.changed
+    again = apply(form.state, SendMessage("answerer", "f1", "text", 4.0), policy)
+    assert again.error and again.error[0] == "client_id_reused"

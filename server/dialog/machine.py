@@ -72,7 +72,10 @@ class DialogState(BaseModel):
     ended_by: Role | None = None
     end_reason: str | None = None
     salvage: Role | None = None
-    applied: dict[str, int] = Field(default_factory=dict)
+    applied: dict[str, int] = Field(
+        default_factory=dict,
+        description="'role:client_id' -> seq of an accepted message (0 for a form), to spot resends.",
+    )
 
     def role_of(self, worker_id: str) -> Role | None:
         for role, wid in self.workers.items():
@@ -261,6 +264,10 @@ def _reject(state: DialogState, code: str, message: str) -> Outcome:
     return Outcome(state=state, error=(code, message))
 
 
+def _reused(state: DialogState) -> Outcome:
+    return _reject(state, "client_id_reused", "That client_id was already used for something else.")
+
+
 # ---------------------------------------------------------------- the machine
 
 
@@ -325,10 +332,11 @@ def clean_text(text: str) -> str:
 
 
 def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
-    if e.client_id in s.applied:
-        return Outcome(
-            state=s, duplicate=True, effects=[Acknowledge(e.role, e.client_id, s.applied[e.client_id])]
-        )
+    key = f"{e.role}:{e.client_id}"
+    if key in s.applied:
+        if s.applied[key] == 0:
+            return _reused(s)
+        return Outcome(state=s, duplicate=True, effects=[Acknowledge(e.role, e.client_id, s.applied[key])])
     if s.out[e.role]:
         return _reject(s, "not_active", "This dialog is over for you.")
     if not s.chatting:
@@ -342,7 +350,7 @@ def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
     if len(text) > policy.max_message_chars:
         return _reject(s, "too_long", f"Messages are limited to {policy.max_message_chars} characters.")
     s.seq += 1
-    s.applied[e.client_id] = s.seq
+    s.applied[key] = s.seq
     latency = max(0, round((e.now - s.turn_started) * 1000))
     effects: list[Effect] = [
         StoreTurn(s.seq, s.round, e.role, text, e.client_id, e.now, latency),
@@ -369,7 +377,10 @@ def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
 
 
 def _form(s: DialogState, e: SubmitForm, policy: Policy) -> Outcome:
-    if e.client_id in s.applied:
+    key = f"{e.role}:{e.client_id}"
+    if key in s.applied:
+        if s.applied[key] != 0:
+            return _reused(s)
         return Outcome(state=s, duplicate=True, effects=[Acknowledge(e.role, e.client_id, None)])
     todo = s.todo[e.role]
     if s.out[e.role] or not todo:
@@ -390,7 +401,7 @@ def _form(s: DialogState, e: SubmitForm, policy: Policy) -> Outcome:
         return _reject(
             s, "explanation_too_long", f"Please keep it under {policy.max_explanation_chars} characters."
         )
-    s.applied[e.client_id] = 0
+    s.applied[key] = 0
     latency = max(0, round((e.now - s.form_started.get(e.role, e.now)) * 1000))
     todo.pop(0)
     effects: list[Effect] = [

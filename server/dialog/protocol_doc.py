@@ -486,6 +486,12 @@ ERRORS: list[tuple[str, str, str]] = [
         "refused",
     ),
     ("not_active", "`message` after your part of the dialog is over.", "refused"),
+    (
+        "client_id_reused",
+        "A `client_id` already used by this worker for a different kind of frame (a message id on a "
+        "form or the reverse). Resending the same frame with its id is fine.",
+        "refused",
+    ),
     ("chat_closed", "`message` after the last answer (the forms are under way).", "refused"),
     (
         "not_your_turn",
