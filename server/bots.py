@@ -9,6 +9,9 @@ HTTP, joins the lobby, and plays whatever role the server gives it, with a behav
 - ``disconnect``: drops its socket at round ``at_round`` and comes back after ``away``
   seconds (optionally to another server URL), then completes;
 - ``abandon``: sends ``leave`` at round ``at_round``.
+
+Whatever the behaviour, a bot whose server goes away (crash, restart) reconnects like a
+browser would, to ``reconnect_url`` when given, and resends what was never acknowledged.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ import websockets
 
 Behaviour = Literal["good", "slow", "timeout", "disconnect", "abandon"]
 BEHAVIOURS: tuple[str, ...] = ("good", "slow", "timeout", "disconnect", "abandon")
+# Errors after which reconnecting cannot help.
+FATAL_ERRORS = frozenset({"second_tab", "not_allowed", "bad_token", "expired_token", "bad_version"})
+RETRY_SECONDS = 0.2
 
 QUESTIONS = [
     "What colours dominate the painting?",
@@ -82,6 +88,10 @@ class BotResult:
     pair_ms: float | None = None
     received_seqs: list[int] = field(default_factory=list)
     history_len: int = 0
+    history_seqs: list[int] = field(default_factory=list)  # seqs in the latest state's history
+    resumed_history: list[int] = field(default_factory=list)  # history length after each reconnect
+    reconnects: int = 0
+    acked: list[str] = field(default_factory=list)  # client ids the server acknowledged
 
 
 class Bot:
@@ -103,6 +113,8 @@ class Bot:
         self.todo: list[str] = []
         self.acted: set[tuple] = set()
         self.pending: dict[str, float] = {}
+        self.unacked: dict[str, dict] = {}  # client id -> frame, resent after a reconnect
+        self.resuming = False
         self.stop = False
         self.joined_at = 0.0
 
@@ -122,25 +134,40 @@ class Bot:
         return base.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/ws"
 
     async def _session(self, base: str, join: bool) -> None:
+        while not self.stop:
+            try:
+                chose_to_leave = await self._connection(base, join)
+            except (OSError, websockets.WebSocketException):
+                chose_to_leave = False  # the server went away, or is not up (yet)
+            if self.stop:
+                return
+            join = False
+            self.resuming = True
+            self.result.reconnects += 1
+            # the disconnect behaviour stays away a while; a lost server is retried soon
+            await asyncio.sleep(self.config.away if chose_to_leave else RETRY_SECONDS)
+            base = self.config.reconnect_url or base
+
+    async def _connection(self, base: str, join: bool) -> bool:
+        """One socket; True when the bot dropped it on purpose (the disconnect behaviour)."""
         async with websockets.connect(self._ws_url(base), max_size=2**20) as ws:
             await ws.send(json.dumps({"type": "hello", "v": 1, "token": self.token, "tab": self.tab}))
             if join:
                 self.joined_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "join_lobby"}))
+            for frame in list(self.unacked.values()):  # the server dedupes by client id
+                await ws.send(json.dumps(frame))
             async for raw in ws:
-                frame = json.loads(raw)
-                reconnect = await self._on(ws, frame)
-                if reconnect:
-                    break
+                if await self._on(ws, json.loads(raw)):
+                    return True
                 if self.stop:
-                    return
-        if not self.stop:  # the disconnect behaviour: away for a while, then back
-            await asyncio.sleep(self.config.away)
-            await self._session(self.config.reconnect_url or base, join=False)
+                    return False
+        return False
 
     async def _send(self, ws, frame: dict) -> None:
         if "client_id" in frame:
             self.pending[frame["client_id"]] = time.perf_counter()
+            self.unacked[frame["client_id"]] = frame
         await ws.send(json.dumps(frame))
 
     async def _on(self, ws, frame: dict) -> bool:
@@ -160,6 +187,10 @@ class Bot:
                 view["todo"],
             )
             res.history_len = len(view["history"])
+            res.history_seqs = [item["seq"] for item in view["history"]]
+            if self.resuming:
+                self.resuming = False
+                res.resumed_history.append(len(view["history"]))
         elif kind == "message":
             now = time.perf_counter()
             if frame["role"] != self.role and frame["text"] in self.sent_at:
@@ -174,11 +205,16 @@ class Bot:
                 self.turn = None
         elif kind == "ack":
             started = self.pending.pop(frame["client_id"], None)
+            if self.unacked.pop(frame["client_id"], None) is not None:
+                res.acked.append(frame["client_id"])
             if started is not None:
                 res.ack_ms.append((time.perf_counter() - started) * 1000)
             return False
         elif kind == "error":
             res.errors.append(frame)
+            if frame.get("code") in FATAL_ERRORS:
+                res.outcome = frame["code"]
+                self.stop = True
             return False
         elif kind == "ended":
             if frame["by_you"]:

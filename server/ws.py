@@ -26,10 +26,13 @@ from server.tokens import TokenError
 
 log = logging.getLogger(__name__)
 
-# Drop the presence key only if it still belongs to this tab.
+# A closed socket counts as the worker going away only if no later connection (on any
+# process) has said hello since: a process may notice a dead socket long after its worker
+# reconnected elsewhere. Then drop the presence key if it still belongs to this tab.
 RELEASE_PRESENCE_LUA = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
+if redis.call('HGET', KEYS[2], 'conn') ~= ARGV[2] then return 0 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
 """
 # Take presence for this tab unless another live tab holds it.
 CLAIM_PRESENCE_LUA = """
@@ -95,14 +98,17 @@ class WorkerSocket:
     async def serve(self, ws: WebSocket) -> None:
         await ws.accept()
         conn = Connection(ws)
+        sender = conn.send  # one bound method: the hub detaches by identity
         worker: str | None = None
         tab = ""
+        conn_no = 0
         try:
             hello = await self._hello(ws, conn)
             if hello is None:
                 return
             worker, tab = hello
-            self.s.hub.attach(worker, conn.send)
+            conn_no = await self.s.redis.hincrby(self.s.keys.where(worker), "conn", 1)
+            self.s.hub.attach(worker, sender)
             self.present[worker] = tab
             await self._resume(worker, conn)
             while True:
@@ -114,11 +120,12 @@ class WorkerSocket:
             log.exception("websocket handler failed")
         finally:
             if worker is not None:
-                self.s.hub.detach(worker, conn.send)
+                self.s.hub.detach(worker, sender)
                 if self.present.get(worker) == tab and worker not in self.s.hub.local:
                     self.present.pop(worker, None)
-                    await self._release(keys=[self.s.keys.presence(worker)], args=[tab])
-                    await self._went_away(worker)
+                    keys = [self.s.keys.presence(worker), self.s.keys.where(worker)]
+                    if await self._release(keys=keys, args=[tab, conn_no]):
+                        await self._went_away(worker)
             await conn.close()
 
     async def _hello(self, ws: WebSocket, conn: Connection) -> tuple[str, str] | None:
@@ -208,6 +215,16 @@ class WorkerSocket:
             if out is not None and out.state.out[role] and state == "done":  # type: ignore[index]
                 await conn.send_model(
                     p.Done(completion_code=where.get("code", ""), message="Already complete.")
+                )
+            elif out is not None and state == "ended":  # it ended (by them) while they were away
+                await conn.send_model(
+                    p.Ended(
+                        status=out.state.status,
+                        reason=out.state.end_reason or "ended",
+                        by_you=True,
+                        message="This dialog has already ended.",
+                        salvage=False,
+                    )
                 )
 
     async def _lobby_status(self, worker: str, conn: Connection) -> None:
