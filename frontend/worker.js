@@ -137,6 +137,7 @@
   }
 
   function minutes(seconds) {
+    if (seconds < 60) return Math.round(seconds) + " seconds";
     const m = Math.round(seconds / 60);
     return m <= 1 ? "1 minute" : m + " minutes";
   }
@@ -584,8 +585,6 @@
     );
     $("chat-input").placeholder = text.placeholder;
     setText("chat-label", v.role === "questioner" ? "Your question" : "Your answer");
-    $("history").dataset.empty =
-      v.role === "questioner" ? "Ask your first question below." : "Your partner's first question will appear here.";
     const list = $("opinions");
     list.replaceChildren(
       ...v.opinions.map((o) => {
@@ -686,7 +685,20 @@
     renderImage(v);
     renderHistory(v);
     const chatting = v.turn !== null;
-    setText("round-counter", chatting ? "Round " + v.round + " of " + v.rounds : "All rounds done");
+    const answered = v.history.filter((h) => h.role === "answerer").length;
+    setText(
+      "round-counter",
+      chatting
+        ? "Round " + v.round + " of " + v.rounds
+        : answered >= v.rounds
+          ? "All rounds done"
+          : "Ended after " + answered + " of " + v.rounds + " rounds",
+    );
+    $("history").dataset.empty = chatting
+      ? v.role === "questioner"
+        ? "Ask your first question below."
+        : "Your partner's first question will appear here."
+      : "No messages were exchanged.";
     setText("turn-indicator", turnText(v));
     $("turn-indicator").classList.toggle("mine", (chatting && v.turn === v.role) || (!chatting && v.todo.length > 0));
     $("partner-notice").hidden = v.partner_connected !== false || !chatting;

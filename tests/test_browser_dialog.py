@@ -167,6 +167,7 @@ async def test_two_workers_hold_a_whole_dialog_in_chromium(
     roles = {await wp.tid("screen-dialog").get_attribute("data-role"): wp for wp in (first, second)}
     assert set(roles) == {"questioner", "answerer"}
     q, a = roles["questioner"], roles["answerer"]
+    a_worker = f"alice-{suffix}" if a is first else f"bob-{suffix}"
     await expect(q.tid("role-title")).to_have_text("You are the questioner")
     await expect(a.tid("role-title")).to_have_text("You are the answerer")
 
@@ -209,6 +210,13 @@ async def test_two_workers_hold_a_whole_dialog_in_chromium(
             await expect(a.tid("screen-dialog")).to_be_visible()
             await expect(a.tid("message")).to_have_count(9)
             await expect(a.tid("turn-indicator")).to_have_text("Your turn to answer")
+        if rnd == 7:  # away from the page: the partner is told, and it clears when the worker is back
+            await a.page.goto("about:blank")
+            await expect(q.tid("partner-notice")).to_be_visible()
+            await shot(q, "03b-questioner-partner-away")
+            await a.page.goto(f"{server.url}/?worker={a_worker}")
+            await expect(q.tid("partner-notice")).to_be_hidden()
+            await expect(a.tid("message")).to_have_count(13)
         await a.tid("chat-input").fill(answer)
         if rnd % 2:
             await a.tid("chat-input").press("Enter")
@@ -339,3 +347,77 @@ async def test_second_tab_of_the_same_worker_is_turned_away(
     await expect(first.tid("screen-lobby")).to_be_visible()
     await expect(first.tid("lobby-remaining")).to_contain_text("more")
     assert first.errors == [] and second.errors == []
+
+
+async def test_a_silent_questioner_times_out_and_the_answerer_finishes(
+    settings_factory, stimuli, server_factory, services, browser: Browser
+) -> None:
+    """Warning, turn timeout, the ended screen, and salvage: the partner still gets a code."""
+    quick = settings_factory(turn_seconds=6, warn_seconds=4)
+    await stimuli(2, target=quick)
+    server = server_factory(quick)
+    suffix = uuid.uuid4().hex[:6]
+    pages = [await open_worker(browser, server.url, f"{name}-{suffix}") for name in ("dora", "eli")]
+    for wp in pages:
+        await wp.tid("consent-agree").click()
+    for wp in pages:
+        await expect(wp.tid("screen-dialog")).to_be_visible()
+    roles = {await wp.tid("screen-dialog").get_attribute("data-role"): wp for wp in pages}
+    q, a = roles["questioner"], roles["answerer"]
+
+    await expect(q.tid("warning-banner")).to_contain_text("left")
+    await shot(q, "11-questioner-warning")
+    await expect(q.tid("screen-ended")).to_be_visible()
+    await expect(q.tid("ended-message")).to_contain_text("time to reply ran out")
+
+    await expect(a.tid("ended-notice")).to_contain_text("Your partner left")
+    await expect(a.tid("emotion-form")).to_have_attribute("data-phase", "answerer")
+    await expect(a.tid("round-counter")).to_have_text("Ended after 0 of 10 rounds")
+    await shot(a, "12-answerer-salvage-form")
+    await fill_form(a, "answerer")
+    await a.tid("form-submit").click()
+    await expect(a.tid("screen-done")).to_be_visible()
+    code = (await a.tid("completion-code").inner_text()).strip()
+    assert re.fullmatch(r"[0-9A-F]{12}", code), code
+    await expect(q.tid("screen-done")).to_be_hidden()
+    for wp in pages:
+        assert wp.errors == [], wp.errors
+
+    dialog_id = next(f["dialog"]["dialog_id"] for f in a.frames if f["type"] == "state")
+    async with services.sessions() as db:
+        dialog = await db.get(Dialog, dialog_id)
+        assert dialog is not None
+        assert (dialog.status, dialog.ended_by, dialog.end_reason) == (
+            "timed_out",
+            "questioner",
+            "turn_timeout",
+        )
+        responses = (await db.scalars(select(Response).where(Response.dialog_id == dialog_id))).all()
+        assert [(r.phase, r.emotion) for r in responses] == [("answerer", CHOICES["answerer"])]
+        events = await db.execute(
+            select(WorkerEvent.worker_id, WorkerEvent.kind, WorkerEvent.completion_code).where(
+                WorkerEvent.dialog_id == dialog_id
+            )
+        )
+        by_worker = {w: (kind, c) for w, kind, c in events}
+    assert by_worker[dialog.answerer_id] == ("partner_dropped", code)
+    assert by_worker[dialog.questioner_id][0] == "timed_out"
+
+
+async def test_the_lobby_wait_runs_out_with_a_clear_message(
+    settings_factory, stimuli, server_factory, browser: Browser
+) -> None:
+    short = settings_factory(lobby_max_wait_seconds=2)
+    await stimuli(2, target=short)
+    server = server_factory(short)
+    wp = await open_worker(browser, server.url, f"finn-{uuid.uuid4().hex[:6]}")
+    await wp.tid("consent-agree").click()
+    await expect(wp.tid("screen-lobby")).to_be_visible()
+    await expect(wp.tid("lobby-intro")).to_contain_text("up to 2 seconds")
+    await expect(wp.tid("screen-start")).to_be_visible()
+    await expect(wp.tid("start-message")).to_contain_text("No partner could be found")
+    await shot(wp, "13-lobby-timeout")
+    await wp.tid("start-join").click()  # trying again puts the worker back in the queue
+    await expect(wp.tid("screen-lobby")).to_be_visible()
+    await expect(wp.tid("lobby-remaining")).to_contain_text("more")
+    assert wp.errors == [], wp.errors
