@@ -21,5 +21,10 @@ class EmbeddedRedis:
         self._server.shutdown()
 
 
-def connect(url: str) -> aioredis.Redis:
-    return aioredis.Redis.from_url(url, decode_responses=True, health_check_interval=30)
+def connect(url: str, max_connections: int = 512) -> aioredis.Redis:
+    """A client whose pool waits for a free connection under load instead of raising
+    ``MaxConnectionsError`` (redis-py's default pool caps at 100 and fails fast)."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, decode_responses=True, health_check_interval=30, max_connections=max_connections, timeout=30
+    )
+    return aioredis.Redis(connection_pool=pool)
