@@ -1,0 +1,1 @@
+"""Human-evaluation studies: build, assign, rate, aggregate (see docs/studies.md)."""
