@@ -13,7 +13,6 @@ import re
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright, expect
@@ -21,17 +20,9 @@ from sqlalchemy import select
 
 from server.db.models import Dialog, Response, Turn, WorkerEvent
 from server.settings import REPO_ROOT
+from tests.browser_support import CHROMIUM, LAUNCH_ARGS
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO_ROOT / "test-artifacts" / "browser"
-LAUNCH_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-]
 WIDE = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
