@@ -174,6 +174,9 @@ def _load_groups() -> None:
     from server.admin.report import report
 
     app.command("report")(report)
+    from server.rules.cli import app as rules_app
+
+    register(rules_app, "rules")
 
 
 _load_groups()

@@ -1,0 +1,166 @@
+"""Answerer rules: describe the artwork in some detail, without telling the questioner what to feel.
+
+``imposes_emotion`` separates an emotion attached to the artwork or the viewer ("the painting is
+depressing", "it makes me feel calm") from one attached to something depicted ("a woman with a
+sad face", "the dog looks happy"): only the first imposes a feeling.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from server.rules.base import Context, Rule, RuleConfig, Severity
+from server.rules.questions import INTERROGATIVES
+
+# Words that carry no description: an answer made only of these is a bare yes/no/maybe.
+_BARE_WORDS = frozenset(
+    """
+    yes yeah yep yup no nope nah maybe perhaps possibly probably definitely absolutely certainly sure ok
+    okay right correct true false exactly indeed not sure i i'm im am don't dont do does doesn't did
+    didn't know think guess so it it's its is isn't was wasn't are aren't were weren't there there's
+    they they're he she he's she's that that's this one of course kind sort a bit little really
+    very much at all quite can't cannot tell idea hard to say say seems seem might be could would
+    maybe-not yes-and-no and or but well hmm uh um oh the either neither nor some somewhat partly
+    """.split()
+)
+
+
+class ShortAnswerConfig(RuleConfig):
+    severity: Severity = "hard"
+    min_words: int = Field(3, ge=1, description="Answers with fewer words are too short.")
+
+
+def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
+    words = ctx.words
+    if len(words) < cfg.min_words:
+        return True
+    return all(w in _BARE_WORDS for w in words)
+
+
+_ART = (
+    r"(?:painting|picture|image|artwork|art|art piece|piece|work|scene|photo|canvas|drawing|whole thing|"
+    r"overall (?:mood|feeling|atmosphere|tone|vibe|impression)|mood|atmosphere|tone|vibe|feeling|colou?rs|"
+    r"colou?r (?:palette|scheme)|palette)"
+)
+# Adjectives naming an effect on the viewer: attached to the artwork or "it", they impose a feeling.
+_EFFECT = (
+    r"(?:depressing|scary|frightening|terrifying|horrifying|disturbing|creepy|eerie|unsettling|upsetting|"
+    r"heartbreaking|heart-breaking|heartwarming|heart-warming|uplifting|calming|relaxing|soothing|"
+    r"comforting|gloomy|melancholic|melancholy|sorrowful|"
+    r"disgusting|revolting|sickening|gross|amusing|funny|hilarious|exciting|thrilling|awe-inspiring|"
+    r"awesome|breathtaking|beautiful|gorgeous|lovely|stunning|ugly|hideous|boring|romantic|"
+    r"hopeless|tragic|moving|touching|inspiring|pleasant|unpleasant|peaceful|serene|"
+    r"tranquil|ominous|haunting|sinister|menacing|dreadful|grim|bleak|dreary|nostalgic)"
+)
+# Adjectives of a state: of the artwork they impose a feeling, of "it" they may describe a dog.
+_STATE = r"(?:sad|happy|cheerful|joyful|joyous|depressed|lonely|hopeful|angry|melancholic|peaceful|calm)"
+_DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|extremely|kind of|kinda|a bit|a little|somewhat|truly|"
+_DEGREE += r"incredibly|super|too|mostly|overall|just|all|both) )*"
+_VIEWER_EMOTION = (
+    r"(?:happy|sad|scared|afraid|frightened|calm|relaxed|peaceful|uneasy|uncomfortable|depressed|"
+    r"joyful|anxious|nervous|good|bad|warm|cold|sick|disgusted|angry|nostalgic|hopeful|lonely|moved|"
+    r"inspired|excited|amused|content|at peace|at ease|creeped out|chills|goosebumps|emotional|"
+    r"melancholic|melancholy|gloomy|cheerful|serene|tense|down|blue|upset|disturbed|unsettled)"
+)
+_IMPOSES = re.compile(
+    "|".join(
+        [
+            # the artwork (or its mood/colours) is/looks/feels EFFECT
+            rf"\b(?:the|this|that|its|it's|overall|whole) (?:\w+ )?{_ART} (?:is|are|was|looks|look|seems|"
+            rf"feels|feel|appears|comes across as|gives off a|has a|creates? a) "
+            rf"(?:a |an )?{_DEGREE}(?:{_EFFECT}|{_STATE})\b",
+            # "it is depressing", "it's a sad painting", "this is so creepy"
+            rf"(?:^|[.!,;] ?|\bbut |\band )(?:it|this|that)(?:'s| is| was| looks| seems| feels| really is) "
+            rf"(?:a |an )?{_DEGREE}{_EFFECT}\b(?! (?:for|to|at|in|with|that|because|how)\b)",
+            # "a sad painting", "a very creepy scene"
+            rf"\b(?:a|an|such a|such an|very|really|so) {_DEGREE}(?:{_EFFECT}|{_STATE}) (?:{_ART}|one)\b",
+            # the viewer: "makes me feel", "I feel sad", "gives me the creeps"
+            rf"\bmak(?:es|ing|e) (?:me|you|one|people|anyone|everyone|the viewer|viewers) (?:feel|want to|"
+            rf"smile|laugh|cry|think of|{_VIEWER_EMOTION})\b",
+            rf"\b(?:i|you|one|anyone|viewers?|people) (?:would |will |might |can |could )?(?:feel|felt|feels|"
+            rf"get|gets) (?:a |an )?{_DEGREE}{_VIEWER_EMOTION}\b",
+            r"\b(?:i|you|one|anyone|viewers?|people) (?:would |will |might |can |could )?(?:feel|felt|feels) "
+            r"(?:a |an )?(?:sense|feeling) of\b",
+            rf"\b(?:i|you|one|anyone) (?:am|are|was|would be|will be|'m|'d be) {_DEGREE}(?:{_VIEWER_EMOTION})"
+            rf" (?:looking|when|by|after|just)\b",
+            rf"\bgives? (?:me|you|one|the viewer) (?:the |a |an )?{_DEGREE}(?:\w+ )?(?:feeling|vibes?|chills|"
+            rf"creeps|goosebumps|sense|impression|mood|shivers)\b",
+            rf"\bi (?:really |just |absolutely )?(?:love|like|hate|dislike|adore|enjoy) (?:it|this|that|the "
+            rf"(?:\w+ )?{_ART})\b",
+            rf"\b(?:feeling|emotion|mood) (?:it gives|it evokes|i get|you get|it brings|of the (?:{_ART})) "
+            rf"(?:is|would be) (?:of |one of )?(?:a |an )?{_DEGREE}(?:{_EFFECT}|{_VIEWER_EMOTION}|\w+ness)\b",
+            r"\b(?:evokes?|brings? out|inspires?|triggers?|conveys?) (?:a |an )?(?:sense|feeling) of "
+            r"(?!(?:depth|scale|space|movement|distance|size|motion|perspective|height|speed)\b)",
+        ]
+    )
+)
+
+
+class ImposesEmotionConfig(RuleConfig):
+    severity: Severity = "soft"
+
+
+def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
+    return bool(_IMPOSES.search(ctx.lower))
+
+
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_ASKING_START = re.compile(
+    r"^(?:(?:what|which|where|who|why|how) (?:do|does|did|is|are|was|were|can|could|would|should|else) "
+    r"|(?:do|does|did|can|could|would|will|should|are|is|have) (?:you|u|i)\b|what do you mean|"
+    r"(?:which|what) one\b|sorry,? what|pardon)"
+)
+
+
+class AnswerIsQuestionConfig(RuleConfig):
+    severity: Severity = "hard"
+
+
+def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
+    sentences = [s.strip() for s in _SENTENCE.findall(ctx.lower) if any(c.isalnum() for c in s)]
+    if not sentences:
+        return False
+    for sentence in sentences:
+        if sentence.endswith("?"):
+            continue
+        first = sentence.split(" ", 1)[0]
+        if sentence[-1].isalnum() and first in INTERROGATIVES and _ASKING_START.match(sentence):
+            continue  # an unpunctuated question ("what do you mean")
+        return False
+    return True
+
+
+RULES = [
+    Rule(
+        id="short_answer",
+        roles=frozenset({"answerer"}),
+        explanation=(
+            "Please answer in a full sentence with some detail (what you see: colours, shapes, "
+            "people, setting), not just yes, no or maybe."
+        ),
+        summary="Answers under min_words words, or made only of yes/no/maybe-type words.",
+        config=ShortAnswerConfig,
+        detect=detect_short_answer,
+    ),
+    Rule(
+        id="imposes_emotion",
+        roles=frozenset({"answerer"}),
+        explanation=(
+            "Describe what is in the artwork and let your partner decide how it feels: avoid saying "
+            "the artwork is sad, scary or beautiful, or how it makes you feel."
+        ),
+        summary="An emotion or judgement attached to the artwork or the viewer (not to a depicted person).",
+        config=ImposesEmotionConfig,
+        detect=detect_imposes_emotion,
+    ),
+    Rule(
+        id="answer_is_question",
+        roles=frozenset({"answerer"}),
+        explanation="As the answerer, please answer the question rather than ask one back.",
+        summary="Answerer messages in which every sentence is a question.",
+        config=AnswerIsQuestionConfig,
+        detect=detect_answer_is_question,
+    ),
+]

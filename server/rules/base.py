@@ -1,0 +1,100 @@
+"""The shapes every rule shares: its configuration, what it sees of a message, and what it reports.
+
+Kept free of rule logic so that rule modules, the registry and the configuration model can import
+it without cycles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from server.rules import text as T
+
+Severity = Literal["hard", "soft"]
+Role = Literal["questioner", "answerer"]
+Action = Literal["accept", "warn", "bounce"]
+ROLES: tuple[str, ...] = ("questioner", "answerer")
+
+
+class RuleConfig(BaseModel):
+    """Per-study settings of one rule (a ``[rules.<rule_id>]`` table); unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool = True
+    severity: Severity = "hard"
+    message: str | None = Field(
+        None, description="Replaces the explanation shown to the worker (e.g. a study's own wording)."
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One broken rule: its id, how it is enforced, and the explanation the worker sees."""
+
+    id: str
+    severity: Severity
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"id": self.id, "severity": self.severity, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleResult:
+    """The verdict on one message: ``bounce`` if any hard rule hit, ``warn`` if only soft ones."""
+
+    action: Action
+    hits: list[Hit] = field(default_factory=list)
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return [h.id for h in self.hits]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "hits": [h.as_dict() for h in self.hits]}
+
+
+class Context:
+    """One message with the pieces several rules need, computed once (tokens, lower case...)."""
+
+    __slots__ = ("role", "round", "text", "lower", "words", "history", "opinions", "profanity")
+
+    def __init__(
+        self,
+        role: str,
+        round: int,
+        text: str,
+        history: Sequence[Mapping[str, Any]] = (),
+        opinions: Sequence[Mapping[str, Any]] = (),
+        profanity: float | None = None,
+    ) -> None:
+        self.role = role
+        self.round = round
+        self.text = text
+        self.lower = T.normalise(text)
+        self.words = T.words(self.lower)
+        self.history = history or ()
+        self.opinions = opinions or ()
+        # Probability from the offensive-language model when computed in a batch beforehand.
+        self.profanity = profanity
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule: which roles it applies to, its explanation, its settings and its detector."""
+
+    id: str
+    roles: frozenset[str]
+    explanation: str
+    summary: str  # what it catches, for docs and ``avd rules list``
+    config: type[RuleConfig]
+    detect: Callable[[Context, Any], bool]
+
+    @property
+    def default_severity(self) -> Severity:
+        return self.config.model_fields["severity"].default

@@ -1,0 +1,105 @@
+"""``RulesConfig``: the ``[rules]`` table of a study's settings file, validated strictly.
+
+Example::
+
+    [rules]
+    disabled = ["off_topic"]          # or: enabled = ["greeting", "offensive", ...] (only these)
+
+    [rules.short_answer]
+    min_words = 4
+
+    [rules.imposes_emotion]
+    severity = "hard"
+
+Every key is checked: a misspelt rule id or option fails with an error naming it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+from server.rules.answers import AnswerIsQuestionConfig, ImposesEmotionConfig, ShortAnswerConfig
+from server.rules.base import RuleConfig
+from server.rules.language import ChatLanguageConfig, NonEnglishConfig
+from server.rules.offensive import OffensiveConfig
+from server.rules.overlap import CopiesOpinionConfig, RepeatedQuestionConfig
+from server.rules.questions import AsksFeelingsConfig, GenericQuestionConfig, NotAQuestionConfig
+from server.rules.smalltalk import GreetingConfig, OffTopicConfig
+
+if TYPE_CHECKING:
+    from server.rules.base import Rule
+
+RULE_IDS = (
+    "greeting",
+    "off_topic",
+    "offensive",
+    "chat_language",
+    "non_english",
+    "asks_feelings",
+    "generic_question",
+    "copies_opinion",
+    "repeated_question",
+    "short_answer",
+    "imposes_emotion",
+    "not_a_question",
+    "answer_is_question",
+)
+
+
+class RulesConfig(BaseModel):
+    """Which rules run, how severe each is, and their thresholds."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: list[str] | None = Field(None, description="If given, only these rules run.")
+    disabled: list[str] = Field(default_factory=list, description="Rules that do not run.")
+
+    greeting: GreetingConfig = Field(default_factory=GreetingConfig)
+    off_topic: OffTopicConfig = Field(default_factory=OffTopicConfig)
+    offensive: OffensiveConfig = Field(default_factory=OffensiveConfig)
+    chat_language: ChatLanguageConfig = Field(default_factory=ChatLanguageConfig)
+    non_english: NonEnglishConfig = Field(default_factory=NonEnglishConfig)
+    asks_feelings: AsksFeelingsConfig = Field(default_factory=AsksFeelingsConfig)
+    generic_question: GenericQuestionConfig = Field(default_factory=GenericQuestionConfig)
+    copies_opinion: CopiesOpinionConfig = Field(default_factory=CopiesOpinionConfig)
+    repeated_question: RepeatedQuestionConfig = Field(default_factory=RepeatedQuestionConfig)
+    short_answer: ShortAnswerConfig = Field(default_factory=ShortAnswerConfig)
+    imposes_emotion: ImposesEmotionConfig = Field(default_factory=ImposesEmotionConfig)
+    not_a_question: NotAQuestionConfig = Field(default_factory=NotAQuestionConfig)
+    answer_is_question: AnswerIsQuestionConfig = Field(default_factory=AnswerIsQuestionConfig)
+
+    _active_cache: dict[str, list[tuple[Rule, RuleConfig]]] | None = PrivateAttr(None)  # set once: frozen
+
+    @field_validator("enabled", "disabled")
+    @classmethod
+    def _known_ids(cls, value: list[str] | None) -> list[str] | None:
+        for rule_id in value or ():
+            if rule_id not in RULE_IDS:
+                raise ValueError(f"unknown rule id {rule_id!r}; known: {', '.join(RULE_IDS)}")
+        return value
+
+    def rule_config(self, rule_id: str) -> Any:
+        return getattr(self, rule_id)
+
+    def is_enabled(self, rule_id: str) -> bool:
+        if rule_id in self.disabled or (self.enabled is not None and rule_id not in self.enabled):
+            return False
+        return self.rule_config(rule_id).enabled
+
+    def model_post_init(self, context: Any, /) -> None:
+        from server.rules.registry import RULES
+
+        self._active_cache = {
+            role: [
+                (rule, self.rule_config(rule.id))
+                for rule in RULES
+                if role in rule.roles and self.is_enabled(rule.id)
+            ]
+            for role in ("questioner", "answerer")
+        }
+
+    def active(self, role: str) -> list[tuple[Rule, RuleConfig]]:
+        """(rule, its settings) for the enabled rules that apply to ``role``, in registry order."""
+        return self._active_cache.get(role, []) if self._active_cache else []

@@ -1,0 +1,107 @@
+"""Chat/IM language and non-English messages: the dataset is meant to be plain, grammatical English."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import Field
+
+from server.rules import text as T
+from server.rules.base import ROLES, Context, Rule, RuleConfig, Severity
+
+# Whole tokens only, so "u-shaped", "you" or "rest" never match "u" or "r".
+IM_TOKENS = frozenset(
+    """
+    u r ur ure r8 plz pls plse plox thx thnx thanx tnx ty tysm lol lolz lmao lmfao rofl omg omfg gr8 idk
+    idc btw cuz coz bcoz becuz bcuz cos wat wut wht tht dat dis ppl smth sth nvm imo imho tbh afaik np
+    jk brb ttyl xd xoxo 2day 2moro 2morrow b4 l8r 4u gud pic8 luv kk k ya yea yup nah gonna wanna
+    gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap
+    """.split()
+) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
+# Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
+_REPEAT = re.compile(r"([a-z])\1\1")
+_ROMAN = re.compile(r"^[ivxlcdm]+$")
+_PUNCT_RUN = re.compile(r"[!?]{3,}")
+_EMOTICON = re.compile(
+    r"(?:^|\s)[:;=8][\-']?[)(dpo3/|\\\]\[*]+(?=\s|$)|<3|\bx-?d\b|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
+)
+
+
+class ChatLanguageConfig(RuleConfig):
+    severity: Severity = "hard"
+    extra_tokens: list[str] = Field(default_factory=list, description="More IM spellings to reject.")
+    check_repeats: bool = Field(True, description="Reject letters repeated 3+ times and '!!!' / '???'.")
+    check_emoticons: bool = Field(True, description="Reject emoticons and emoji.")
+
+
+def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
+    extra = cfg.extra_tokens
+    for w in ctx.words:
+        if w in IM_TOKENS or (extra and w in extra):
+            return True
+        if cfg.check_repeats and _REPEAT.search(w) and not _ROMAN.match(w) and not w.isdigit():
+            return True
+    if cfg.check_repeats and _PUNCT_RUN.search(ctx.text):
+        return True
+    return bool(cfg.check_emoticons and _EMOTICON.search(ctx.lower))
+
+
+class NonEnglishConfig(RuleConfig):
+    severity: Severity = "hard"
+    min_words: int = Field(4, ge=1, description="Messages shorter than this are only checked for script.")
+    min_english_ratio: float = Field(
+        0.5, ge=0, le=1, description="Share of words that must be common English words."
+    )
+    max_non_ascii_ratio: float = Field(0.3, ge=0, le=1, description="Share of letters allowed outside ASCII.")
+
+
+def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
+    words = ctx.words
+    letters = sum(len(w) for w in words)
+    if letters == 0:
+        return False
+    if not ctx.lower.isascii():
+        non_ascii = sum(1 for w in words for ch in w if ord(ch) > 127 and ch.isalpha())
+        if letters >= 3 and non_ascii / letters > cfg.max_non_ascii_ratio:
+            return True
+    tokens = [w for w in words if not w.isdigit()]
+    if len(tokens) < cfg.min_words:
+        return False
+    english = sum(1 for w in tokens if w in T.ENGLISH_WORDS or _english_form(w))
+    foreign = sum(1 for w in tokens if w in T.FOREIGN_FUNCTION_WORDS)
+    return english / len(tokens) < cfg.min_english_ratio or (
+        foreign >= 2 and foreign * 2 >= len(tokens) - foreign
+    )
+
+
+def _english_form(word: str) -> bool:
+    """Inflections and contractions of listed words ("brushstrokes", "woman's", "don't")."""
+    if "'" in word:
+        return word.split("'", 1)[0] in T.ENGLISH_WORDS
+    if "-" in word:
+        return all(part in T.ENGLISH_WORDS for part in word.split("-") if part)
+    stem = T.stem(word)
+    return stem in T.ENGLISH_WORDS or stem + "e" in T.ENGLISH_WORDS
+
+
+RULES = [
+    Rule(
+        id="chat_language",
+        roles=frozenset(ROLES),
+        explanation=(
+            "Please write in full words and plain sentences: no texting shortcuts such as 'u' or 'plz', "
+            "stretched words ('sooo'), '!!!' or emoji."
+        ),
+        summary="IM spellings as whole tokens, letters repeated 3+ times, '!!!'/'???', emoticons and emoji.",
+        config=ChatLanguageConfig,
+        detect=detect_chat_language,
+    ),
+    Rule(
+        id="non_english",
+        roles=frozenset(ROLES),
+        explanation="Please write in English; this study collects English conversations.",
+        summary="Mostly non-Latin letters, or a message of 4+ words with too few common English words.",
+        config=NonEnglishConfig,
+        detect=detect_non_english,
+    ),
+]

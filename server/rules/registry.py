@@ -1,0 +1,115 @@
+"""Every rule in one ordered list, and the functions that run them on messages.
+
+``check`` judges one message (the live chat); ``check_many`` judges many at once and scores them
+with the offensive-language model in one batch (QC and the CLI); ``check_dialog`` builds each
+message's history from the messages before it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from server.rules import answers, language, offensive, overlap, questions, smalltalk
+from server.rules.base import Context, Hit, Rule, RuleResult
+from server.rules.config import RulesConfig
+
+RULES: list[Rule] = [
+    *smalltalk.RULES,
+    *offensive.RULES,
+    *language.RULES,
+    *questions.RULES[:2],
+    *overlap.RULES,
+    *answers.RULES[:2],
+    questions.RULES[2],
+    answers.RULES[2],
+]
+RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
+DEFAULT_CONFIG = RulesConfig()
+_BATCH = 4096  # texts per call of the profanity model
+
+
+def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
+    if config is None:
+        return DEFAULT_CONFIG
+    if isinstance(config, RulesConfig):
+        return config
+    return RulesConfig.model_validate(dict(config))
+
+
+def _judge(ctx: Context, config: RulesConfig) -> RuleResult:
+    hits: list[Hit] = []
+    for rule, cfg in config.active(ctx.role):
+        if rule.detect(ctx, cfg):
+            hits.append(Hit(rule.id, cfg.severity, cfg.message or rule.explanation))
+    if not hits:
+        return RuleResult("accept", hits)
+    return RuleResult("bounce" if any(h.severity == "hard" for h in hits) else "warn", hits)
+
+
+def check(
+    role: str,
+    round: int,
+    text: str,
+    history: Sequence[Mapping[str, Any]] = (),
+    opinions: Sequence[Mapping[str, Any]] = (),
+    config: RulesConfig | Mapping[str, Any] | None = None,
+) -> RuleResult:
+    """Judge one chat message; ``history`` holds the earlier accepted messages ({role, text})."""
+    if role not in ("questioner", "answerer"):
+        raise ValueError(f"role must be 'questioner' or 'answerer', not {role!r}")
+    return _judge(Context(role, round, text, history, opinions), _config(config))
+
+
+def check_many(
+    messages: Iterable[Mapping[str, Any]],
+    config: RulesConfig | Mapping[str, Any] | None = None,
+) -> list[RuleResult]:
+    """Judge many messages ({role, round, text, history?, opinions?}); same results as ``check``.
+
+    The profanity model is called once per batch of texts instead of once per message.
+    """
+    cfg = _config(config)
+    contexts: list[Context] = []
+    for m in messages:
+        role = m["role"]
+        if role not in ("questioner", "answerer"):
+            raise ValueError(f"role must be 'questioner' or 'answerer', not {role!r}")
+        contexts.append(
+            Context(
+                role, int(m.get("round") or 0), m["text"], m.get("history") or (), m.get("opinions") or ()
+            )
+        )
+    offensive_cfg = cfg.rule_config("offensive")
+    if offensive_cfg.enabled and offensive_cfg.use_model and cfg.is_enabled("offensive"):
+        for start in range(0, len(contexts), _BATCH):
+            chunk = contexts[start : start + _BATCH]
+            for ctx, score in zip(chunk, offensive.model_scores([c.lower for c in chunk]), strict=True):
+                ctx.profanity = score
+    return [_judge(ctx, cfg) for ctx in contexts]
+
+
+def check_dialog(
+    turns: Sequence[Mapping[str, Any]],
+    opinions: Sequence[Mapping[str, Any]] = (),
+    config: RulesConfig | Mapping[str, Any] | None = None,
+) -> list[RuleResult]:
+    """Judge every message of a dialog in order ({role, text}); each sees the ones before as history.
+
+    Rounds are counted from the questioner's messages when a turn carries none.
+    """
+    messages = []
+    round_no = 0
+    for i, turn in enumerate(turns):
+        if turn["role"] == "questioner":
+            round_no += 1
+        messages.append(
+            {
+                "role": turn["role"],
+                "round": turn.get("round") or max(round_no, 1),
+                "text": turn["text"],
+                "history": turns[:i],
+                "opinions": opinions,
+            }
+        )
+    return check_many(messages, config)

@@ -1,0 +1,141 @@
+"""Greetings and off-topic chitchat: the conversation should be about the artwork from the first word.
+
+Both rules look for fixed phrases with precompiled regexes over the normalised text. Greetings only
+count at the start of a message (a woman "waving hello" in the painting is content); well-being
+questions, farewells and bare courtesy messages count anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+from server.rules.base import ROLES, Context, Rule, RuleConfig, Severity
+
+_YOU = r"(?:you|u|ya)"
+
+_GREETING_START = re.compile(
+    r"^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|hallo|heya|sup|good (?:morning|afternoon|evening|day)"
+    r"|(?:morning|evening)(?=\s*[!.]*$))(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|again))?\b(?![\-'])"
+)
+_SMALLTALK = re.compile(
+    "|".join(
+        [
+            rf"\bhow (?:are|r|re) {_YOU}(?: doing| today| doing today| feeling today| going)?"
+            r"\s*(?:[?!.,;]|$)",
+            r"\bhow(?:'s| is| are) (?:it going|things|everything|life|you doing)\b",
+            rf"\bhow (?:have|ve) {_YOU} been\b",
+            r"\bwhat'?s up\b",
+            r"\b(?:nice|good|pleased|glad|great) to (?:meet|chat with|talk to|work with|see) (?:you|u|ya)\b",
+            r"\bhope (?:you|u)(?:'re| are)? (?:doing )?(?:well|good|fine|ok|okay)\b",
+            r"\bhope (?:you|u) (?:have|had|are having) a (?:good|nice|great|lovely)\b",
+            r"^(?:i'?m|i am) (?:fine|good|great|ok|okay|doing (?:well|good|fine|great)|well)\b"
+            r"(?! (?:at|with|in|to|for|on)\b)",
+            rf"^(?:and|how about|what about) {_YOU}\s*\??$",
+            rf"\b(?:good ?bye|bye(?: bye)?|see {_YOU}(?: later| around| soon)?|"
+            r"take care|farewell|cheers)\s*[!.]*$",
+            r"\bhave a (?:good|nice|great|lovely|wonderful) (?:day|one|evening|night|weekend)\b",
+        ]
+    )
+)
+# Messages that are nothing but courtesy (the partner gains nothing about the artwork).
+_COURTESY_ONLY = re.compile(
+    r"^(?:(?:ok|okay|alright|great|cool|nice|sure|perfect)[,!. ]+)?"
+    r"(?:thanks|thank (?:you|u)(?: so much| very much)?"
+    r"|thx|ty|you'?re welcome|(?:you are|ur|u r) welcome|no problem|np|my pleasure|anytime|no worries)"
+    r"(?:[,!. ]+(?:a lot|again|so much|very much|friend|partner|mate|buddy))?[\s!.:)]*$"
+)
+
+
+class GreetingConfig(RuleConfig):
+    severity: Severity = "hard"
+
+
+class OffTopicConfig(RuleConfig):
+    severity: Severity = "soft"
+
+
+def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
+    lower = ctx.lower
+    return bool(_GREETING_START.search(lower) or _SMALLTALK.search(lower) or _COURTESY_ONLY.match(lower))
+
+
+# Weather counts as off topic only when it is the weather around the worker, not in the artwork.
+_HERE_AND_NOW = (
+    rf"(?:today|tonight|this (?:morning|afternoon|evening|week)|right now|"
+    r"here (?:today|now|too|as well|in (?:my|our) \w+|where i)|"
+    rf"(?:over )?here\s*[.!]*$|outside my|"
+    rf"where {_YOU} (?:are|live)|where i (?:am|live)|in your (?:area|city|town|country|place)|"
+    rf"at your (?:place|end)|over there|your (?:side|way))"
+)
+_OFF_TOPIC = re.compile(
+    "|".join(
+        [
+            # the weather around the workers
+            rf"\b(?:weather|it'?s?|it is) (?:\w+ ){{0,3}}(?:nice|great|good|bad|terrible|awful|hot|cold|"
+            rf"warm|sunny|rainy|raining|snowing|cloudy|windy|freezing|humid|lovely)\b.{{0,30}}\b{_HERE_AND_NOW}",
+            rf"\bhow(?:'s| is| was) (?:the )?weather (?:where|over there|today|at your|in your|for {_YOU})",
+            r"\bweather (?:is|was|has been) (?:so |really |very )?"
+            r"(?:great|nice|good|bad|lovely|terrible|awful)\b(?! in)",
+            rf"\b(?:is it|it's|its) (?:raining|snowing|sunny|hot|cold) {_HERE_AND_NOW}",
+            # where people live
+            rf"\bwhere (?:are|r) {_YOU} from\b",
+            rf"\bwhere do {_YOU} live\b",
+            rf"\bwhat (?:country|city|state|town|part of the world) (?:are|do) {_YOU}\b",
+            r"\b(?:i'?m|i am) (?:from|based in)\b",
+            r"\bi live (?:in|near)\b",
+            rf"\bwhat time is it (?:there|for {_YOU}|where {_YOU})",
+            # payment and the task itself
+            r"\b(?:get|getting|got|be|being) paid\b",
+            r"\b(?:payment|bonus|mturk|m-turk|turker|turkers|requester|hourly rate|qualification)\b",
+            r"\b(?:this|that|next|another|first|last|my|your|the) (?:hit|hits|task|survey)\b"
+            r"(?! (?:the|a|an|his|her|its|their|him|them)\b)",
+            r"\bhow much (?:do|does|did|are|will) (?:you|u|we|they|it) (?:get|earn|make|pay)\b",
+            r"\bhow many (?:more )?(?:questions|rounds|turns) (?:are )?(?:left|remaining|to go|do we have)\b",
+            r"\b(?:are|r) (?:you|u) (?:a (?:bot|robot|real person|human|computer)|human|real)\b",
+            r"\b(?:are|r) (?:you|u) still there\b",
+            r"\b(?:hurry up|sorry for the (?:wait|delay)|my (?:internet|connection|wifi))\b",
+            r"\b(?:the|this) (?:timer|interface|website)\b",
+            # the partner's day and life
+            rf"\bhow (?:was|is|has been) {_YOU}r (?:day|morning|evening|week|weekend|night)\b",
+            rf"\bwhat (?:did|are|will) {_YOU} (?:do|doing|up to) "
+            r"(?:today|tonight|later|this weekend|for fun)\b",
+            rf"\bwhat do {_YOU} do for (?:a living|work|fun)\b",
+            rf"\bhow old (?:are|r) {_YOU}\b",
+            rf"\bwhat(?:'s| is) {_YOU}r (?:name|job|age)\b",
+            rf"\b(?:are|r) {_YOU} (?:a student|married|male or female|a man or a woman|working)\b",
+            rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
+            r"\b(?:my|your) (?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
+            r"\bi(?:'m| am) (?:so )?(?:tired|bored|hungry|sleepy)\b",
+        ]
+    )
+)
+
+
+def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
+    return bool(_OFF_TOPIC.search(ctx.lower))
+
+
+RULES = [
+    Rule(
+        id="greeting",
+        roles=frozenset(ROLES),
+        explanation=(
+            "Please skip greetings, thanks and small talk: start straight away with "
+            "a question or answer about the artwork."
+        ),
+        summary="Greetings, well-being exchanges, farewells and messages that are only thanks.",
+        config=GreetingConfig,
+        detect=detect_greeting,
+    ),
+    Rule(
+        id="off_topic",
+        roles=frozenset(ROLES),
+        explanation=(
+            "Keep the conversation on the artwork: not your own weather, where you live, "
+            "the pay, the task or your day."
+        ),
+        summary="Chitchat about real-world weather, home towns, payment, the task or the partner's life.",
+        config=OffTopicConfig,
+        detect=detect_off_topic,
+    ),
+]

@@ -1,0 +1,133 @@
+"""Text helpers shared by the rules: one normalisation, one tokenizer, word lists, a light stemmer.
+
+Everything here is computed once at import (regexes compiled, sets built) because the rules run
+on every chat message and, in bulk QC, on millions of them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
+_SPACES = re.compile(r"\s+")
+# Letters or digits, keeping inner apostrophes and hyphens ("don't", "u-shaped", "r8").
+_WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+
+
+def normalise(text: str) -> str:
+    """Lower case, straight apostrophes, single spaces."""
+    return _SPACES.sub(" ", text.translate(_APOSTROPHES)).strip().lower()
+
+
+def words(lower: str) -> list[str]:
+    """Word tokens of an already normalised text."""
+    return _WORD.findall(lower)
+
+
+# Function words plus question words and the words every message about an artwork uses; what is
+# left ("content words") says what a message is about.
+STOPWORDS = frozenset(
+    """
+    a about above after again against all also am an and any anything are aren't around as at be
+    because been before being below between both but by can can't cannot could couldn't did didn't do
+    does doesn't doing don't down during each else even ever every few for from further get gets got
+    had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him
+    himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just kind kinds
+    let's like look looks looking lot lots many may maybe me might more most much must mustn't my
+    myself no nor not now of off on once one only or other others ought our ours ourselves out over
+    own please quite rather really same see seem seems shan't she she'd she'll she's should
+    shouldn't so some something sort such tell than that that's the their theirs them themselves then
+    there there's these they they'd they'll they're they've thing things this those through to too
+    under until up upon us very was wasn't we we'd we'll we're we've were weren't what what's when
+    when's where where's whether which while who who's whom whose why why's will with won't would
+    wouldn't yes you you'd you'll you're you've your yours yourself yourselves
+    painting paintings picture pictures image images artwork artworks art piece photo photograph
+    canvas scene work depicted shown show shows describe
+    """.split()
+)
+
+# British spellings mapped to one form so that "colour" repeats "color".
+_SPELLING = {
+    "colour": "color",
+    "colours": "colors",
+    "coloured": "colored",
+    "grey": "gray",
+    "centre": "center",
+}
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A deliberately crude stemmer: enough to match "looks"/"look", "trees"/"tree", "colours"/"color"."""
+    word = _SPELLING.get(word, word)
+    if word.endswith("'s"):
+        word = word[:-2]
+    n = len(word)
+    if n > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if n > 5 and word.endswith("ing"):
+        return word[:-3]
+    if n > 4 and word.endswith("ed"):
+        return word[:-2]
+    if n > 3 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if n > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def content_stems(tokens: list[str]) -> set[str]:
+    """Stems of the content words (stopwords and numbers dropped)."""
+    return {stem(w) for w in tokens if w not in STOPWORDS and not w.isdigit()}
+
+
+def _load_english_vocabulary() -> frozenset[str]:
+    """Common English words from TextBlob's shipped spelling list (word and corpus count per line).
+
+    Words seen at least twice in that corpus, plus the stopwords and art vocabulary below; a few
+    function words of other languages that also appear in English books are taken out again.
+    """
+    vocab: set[str] = set()
+    path = resources.files("textblob") / "en" / "en-spelling.txt"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith(";"):
+            continue
+        word, _, count = line.partition(" ")
+        if count.strip().isdigit() and int(count) >= 2:
+            vocab.add(word.lower())
+    vocab |= STOPWORDS | ART_WORDS
+    return frozenset(vocab - FOREIGN_FUNCTION_WORDS)
+
+
+# Words every description of an artwork may use that an old-books corpus lacks.
+ART_WORDS = frozenset(
+    """
+    artwork artist brushstroke brushstrokes brushwork impressionist impressionism abstract cubist
+    cubism surreal surrealist realistic backdrop foreground midground background turquoise teal beige
+    magenta maroon navy pastel pastels silhouette silhouettes ok okay hmm yeah yep nope colors colour
+    colours gray grey grayish greyish bluish reddish greenish yellowish brownish pinkish purplish
+    orangey watercolor watercolour acrylic canvas sketch sketches portrait portraits landscape
+    landscapes seascape cityscape monochrome vibrant hues hue texture textures textured detailed
+    blurry blurred shading shadows strokes outfit outfits hairstyle jeans shirt tshirt t-shirt
+    cartoon cartoonish photo photograph photos selfie rooftop rooftops skyscraper skyscrapers
+    """.split()
+)
+
+# Function words of Spanish, French, German, Italian, Portuguese and Dutch that are not English.
+FOREIGN_FUNCTION_WORDS = frozenset(
+    """
+    el los las una unos unas del al es está están esta este estos muy pero porque como con sin
+    sobre también hay mujer hombre cielo casa qué cuál dónde
+    le les une des est sont avec pour dans sur mais très aussi il elle ils elles nous vous je tu
+    c'est qu'est-ce pas
+    der die das und ist nicht mit ein eine einen dem den auf für auch sehr ich sie wir ihr es gibt
+    wie was welche
+    il lo gli della delle che sono non con per molto anche questo questa c'è
+    os um uma não são com muito também isso ela ele
+    het een niet zijn ook maar met voor
+    """.split()
+) - {"die", "was", "den", "pour", "per", "con", "sin", "non", "um", "met", "hay"}  # also English words
+
+ENGLISH_WORDS = _load_english_vocabulary()

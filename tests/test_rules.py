@@ -1,0 +1,370 @@
+"""Live chat rules: positive and negative examples per rule, configuration, bulk checks, the CLI."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from server.cli import app as avd
+from server.rules import RULE_IDS, RULES, RulesConfig, check, check_dialog, check_many
+from server.rules.evaluate import Counts, evaluate, load_labeled, render_table, write_docs
+from server.settings import Settings
+
+OPINIONS = [
+    {"emotion": "sadness", "text": "The lonely old fisherman on the grey beach makes me think of loss."},
+    {"emotion": "contentment", "text": "Soft evening light over the calm sea feels gentle and warm."},
+]
+
+
+def hits(role: str, text: str, **kw) -> set[str]:
+    return set(check(role, kw.pop("round", 2), text, **kw).rule_ids)
+
+
+# (role, text, rule that must hit) and (role, text, rule that must not hit)
+POSITIVE = [
+    ("questioner", "Hi there! Is the sky blue?", "greeting"),
+    ("questioner", "Hello, how are you?", "greeting"),
+    ("answerer", "Good morning", "greeting"),
+    ("answerer", "I am fine, thanks. And you?", "greeting"),
+    ("answerer", "Thank you!", "greeting"),
+    ("questioner", "Bye, have a nice day", "greeting"),
+    ("answerer", "The weather is so nice today where I live.", "off_topic"),
+    ("questioner", "Where are you from?", "off_topic"),
+    ("questioner", "Is this your first hit today?", "off_topic"),
+    ("answerer", "I hope we get paid quickly for this one.", "off_topic"),
+    ("questioner", "How was your day so far?", "off_topic"),
+    ("questioner", "How many questions are left?", "off_topic"),
+    ("answerer", "What the hell kind of question is that", "offensive"),
+    ("questioner", "This is a stupid painting, you idiot.", "offensive"),
+    ("answerer", "Shut up and ask something else.", "offensive"),
+    ("answerer", "This painting sucks.", "offensive"),
+    ("questioner", "r there any ppl in it?", "chat_language"),
+    ("questioner", "What color is the sky plz?", "chat_language"),
+    ("answerer", "Its sooo green and bright", "chat_language"),
+    ("answerer", "There are two dogs!!!", "chat_language"),
+    ("answerer", "idk, maybe a horse", "chat_language"),
+    ("answerer", "The dog is gr8 :)", "chat_language"),
+    ("answerer", "La mujer lleva un vestido rojo y está sentada.", "non_english"),
+    ("questioner", "Was ist im Hintergrund zu sehen?", "non_english"),
+    ("answerer", "这幅画里有一座山", "non_english"),
+    ("answerer", "asdkj qwpeo zmxnc lkjhg", "non_english"),
+    ("questioner", "How do you feel about the painting?", "asks_feelings"),
+    ("questioner", "Do you like it?", "asks_feelings"),
+    ("questioner", "Does the picture make you sad?", "asks_feelings"),
+    ("questioner", "What emotion does the image evoke in you?", "asks_feelings"),
+    ("questioner", "Would you hang it in your living room?", "asks_feelings"),
+    ("questioner", "What is the image about?", "generic_question"),
+    ("questioner", "Can you describe the picture please?", "generic_question"),
+    ("questioner", "Anything else?", "generic_question"),
+    ("questioner", "What else?", "generic_question"),
+    ("questioner", "Any more details?", "generic_question"),
+    ("questioner", "What do you see?", "generic_question"),
+    ("answerer", "Yes", "short_answer"),
+    ("answerer", "No, not really.", "short_answer"),
+    ("answerer", "Not sure", "short_answer"),
+    ("answerer", "Maybe.", "short_answer"),
+    ("answerer", "Two dogs", "short_answer"),
+    ("answerer", "Yes, there is.", "short_answer"),
+    ("answerer", "The picture is depressing.", "imposes_emotion"),
+    ("answerer", "It makes me feel happy and calm.", "imposes_emotion"),
+    ("answerer", "This image is scary, with a dark forest.", "imposes_emotion"),
+    ("answerer", "It's a very sad painting overall.", "imposes_emotion"),
+    ("answerer", "Looking at it, I feel uneasy.", "imposes_emotion"),
+    ("questioner", "The sky is blue then.", "not_a_question"),
+    ("questioner", "ok i see", "not_a_question"),
+    ("questioner", "Nice colours.", "not_a_question"),
+    ("answerer", "What do you mean?", "answer_is_question"),
+    ("answerer", "Which one, the man or the woman?", "answer_is_question"),
+    ("answerer", "what do you mean", "answer_is_question"),
+]
+NEGATIVE = [
+    ("questioner", "Is the woman waving hello to someone?", "greeting"),
+    ("questioner", "How are you able to tell that it is winter?", "greeting"),
+    ("answerer", "Morning light falls across the wheat field.", "greeting"),
+    ("answerer", "High in the sky there are grey clouds.", "greeting"),
+    ("questioner", "Thanks. Is the dog large or small?", "greeting"),
+    ("questioner", "What is the weather like in the painting?", "off_topic"),
+    ("answerer", "It is raining in the scene and the street looks wet.", "off_topic"),
+    ("answerer", "The light hits the water and makes it sparkle.", "off_topic"),
+    ("answerer", "The man seems to be paying the merchant with coins.", "off_topic"),
+    ("answerer", "A naked woman lies on a bed beside a maid.", "offensive"),
+    ("answerer", "Demons drag the damned souls into hell.", "offensive"),
+    ("answerer", "A rooster and a cock stand by the barn.", "offensive"),
+    ("answerer", "Soldiers kill each other on a bloody battlefield.", "offensive"),
+    ("answerer", "Mary rides an ass towards the town.", "offensive"),
+    ("answerer", "The river makes a U-shaped bend.", "chat_language"),
+    ("answerer", "King Louis XIII sits on a white horse.", "chat_language"),
+    ("questioner", "Are you sure there is a boat?", "chat_language"),
+    ("answerer", "The woman wears a turquoise dress with ruffled sleeves.", "non_english"),
+    ("answerer", "Blue sky, green trees, brown cows.", "non_english"),
+    ("answerer", "The café in Arles has yellow walls.", "non_english"),
+    ("questioner", "How does the woman in the painting feel?", "asks_feelings"),
+    ("questioner", "Does the dog look happy?", "asks_feelings"),
+    ("questioner", "What do you think the man is holding?", "asks_feelings"),
+    ("questioner", "Would you describe the colors as warm or cold?", "asks_feelings"),
+    ("questioner", "What is the man in the picture holding?", "generic_question"),
+    ("questioner", "Can you describe the woman's dress?", "generic_question"),
+    ("questioner", "What else is in the background?", "generic_question"),
+    ("questioner", "What do you see in the sky?", "generic_question"),
+    ("answerer", "Yes, it is a small brown dog.", "short_answer"),
+    ("answerer", "No, the sky is clear and pale blue.", "short_answer"),
+    ("answerer", "There are two dogs.", "short_answer"),
+    ("answerer", "A woman with a sad face sits at the window.", "imposes_emotion"),
+    ("answerer", "The dog looks happy and wags its tail.", "imposes_emotion"),
+    ("answerer", "The sky is dark and stormy over the sea.", "imposes_emotion"),
+    ("answerer", "The colors are mostly dull browns and greys.", "imposes_emotion"),
+    ("questioner", "What colour is the sky?", "not_a_question"),
+    ("questioner", "Describe the woman's face.", "not_a_question"),
+    ("questioner", "I'd like to know what the man is wearing.", "not_a_question"),
+    ("questioner", "Interesting. is the boat close to the shore", "not_a_question"),
+    ("answerer", "Do you mean the woman on the left? She wears a red scarf.", "answer_is_question"),
+    ("answerer", "Where the river bends there is a small wooden bridge.", "answer_is_question"),
+    ("answerer", "The woman asks the child what he is doing.", "answer_is_question"),
+]
+
+
+@pytest.mark.parametrize(("role", "text", "rule"), POSITIVE)
+def test_rule_hits(role: str, text: str, rule: str) -> None:
+    assert rule in hits(role, text)
+
+
+@pytest.mark.parametrize(("role", "text", "rule"), NEGATIVE)
+def test_rule_stays_quiet(role: str, text: str, rule: str) -> None:
+    assert rule not in hits(role, text)
+
+
+def test_examples_cover_every_rule_both_ways() -> None:
+    assert {r for *_, r in POSITIVE} == set(RULE_IDS) - {"copies_opinion", "repeated_question"}
+    assert {r for *_, r in NEGATIVE} >= set(RULE_IDS) - {"copies_opinion", "repeated_question"}
+
+
+def test_copies_opinion_needs_most_words_from_one_opinion() -> None:
+    copy = "Is there a lonely old fisherman on a grey beach?"
+    assert "copies_opinion" in hits("questioner", copy, opinions=OPINIONS)
+    assert "copies_opinion" not in hits("questioner", copy)  # no opinions shown: nothing to copy
+    assert "copies_opinion" not in hits("questioner", "Is the fisherman holding a net?", opinions=OPINIONS)
+    assert "copies_opinion" not in hits(
+        "questioner", "What is the sea like near the boats?", opinions=OPINIONS
+    )
+
+
+def test_repeated_question_compares_with_earlier_questions_only() -> None:
+    history = [
+        {"role": "questioner", "text": "What colour is the sky?"},
+        {"role": "answerer", "text": "The sky is pale blue with a few clouds over the hills."},
+    ]
+    assert "repeated_question" in hits("questioner", "What is the color of the sky?", history=history)
+    assert "repeated_question" not in hits("questioner", "What colour is the dress?", history=history)
+    # words from the answer do not count: asking about the clouds is new
+    assert "repeated_question" not in hits(
+        "questioner", "Are the clouds over the hills dark?", history=history
+    )
+    assert "repeated_question" in hits("questioner", "Why?", history=[{"role": "questioner", "text": "why?"}])
+
+
+def test_rules_only_apply_to_their_role() -> None:
+    assert hits("answerer", "The sky is blue.") == set()  # a statement is fine from the answerer
+    assert "not_a_question" in hits("questioner", "The sky is blue.")
+    assert "short_answer" not in hits("questioner", "Why?")
+    with pytest.raises(ValueError, match="role"):
+        check("viewer", 1, "hello")
+
+
+def test_action_follows_the_most_severe_hit() -> None:
+    assert check("answerer", 1, "A grey horse stands in a muddy field.").action == "accept"
+    warned = check("answerer", 1, "The painting is gloomy, with a grey horse in a muddy field.")
+    assert warned.action == "warn" and [h.severity for h in warned.hits] == ["soft"]
+    bounced = check("answerer", 1, "Yes")
+    assert bounced.action == "bounce" and bounced.hits[0].message.startswith("Please answer")
+
+
+def test_every_rule_has_explanation_and_valid_default_severity() -> None:
+    assert [r.id for r in RULES] == list(RULE_IDS)
+    hard = {r.id for r in RULES if r.default_severity == "hard"}
+    assert hard == {
+        "offensive",
+        "greeting",
+        "chat_language",
+        "non_english",
+        "asks_feelings",
+        "not_a_question",
+        "answer_is_question",
+        "short_answer",
+    }
+    for rule in RULES:
+        assert len(rule.explanation) > 30 and rule.roles
+
+
+def test_config_enables_disables_and_changes_severity_and_thresholds() -> None:
+    cfg = RulesConfig.model_validate(
+        {
+            "disabled": ["greeting"],
+            "short_answer": {"min_words": 6},
+            "imposes_emotion": {"severity": "hard", "message": "Describe, do not judge."},
+        }
+    )
+    assert check("answerer", 1, "Hello", config=cfg).rule_ids == ["short_answer"]
+    assert check("answerer", 1, "A red boat on water.", config=cfg).rule_ids == ["short_answer"]
+    judged = check("answerer", 1, "The painting is depressing and cold.", config=cfg)
+    assert judged.action == "bounce" and judged.hits[0].message == "Describe, do not judge."
+    only = RulesConfig.model_validate({"enabled": ["offensive"], "offensive": {"use_model": False}})
+    assert check("answerer", 1, "Yes", config=only).action == "accept"
+    assert check("answerer", 1, "This is crap", config=only).rule_ids == ["offensive"]
+    off = RulesConfig.model_validate({"short_answer": {"enabled": False}})
+    assert check("answerer", 1, "Yes", config=off).action == "accept"
+    extra = RulesConfig.model_validate({"offensive": {"extra_words": ["blah blah"], "use_model": False}})
+    assert check("answerer", 1, "It is blah blah", config=extra).rule_ids == ["offensive"]
+    # a plain dict works too (settings.rules as read from TOML)
+    assert check("answerer", 1, "Yes", config={"disabled": ["short_answer"]}).action == "accept"
+
+
+@pytest.mark.parametrize(
+    ("raw", "bad_key"),
+    [
+        ({"short_answer": {"min_wrds": 3}}, "short_answer.min_wrds"),
+        ({"shortanswer": {}}, "shortanswer"),
+        ({"imposes_emotion": {"severity": "medium"}}, "imposes_emotion.severity"),
+        ({"disabled": ["nonsense"]}, "disabled"),
+        ({"copies_opinion": {"min_overlap": 2}}, "copies_opinion.min_overlap"),
+    ],
+)
+def test_config_rejects_unknown_or_bad_keys_naming_them(raw: dict, bad_key: str) -> None:
+    with pytest.raises(ValidationError) as info:
+        RulesConfig.model_validate(raw)
+    assert bad_key in str(info.value)
+
+
+def test_settings_file_rules_table_feeds_rules_config(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "study.toml"
+    path.write_text('study = "s1"\n[rules]\ndisabled = ["off_topic"]\n[rules.short_answer]\nmin_words = 5\n')
+    monkeypatch.setenv("AVD_SETTINGS_FILE", str(path))
+    cfg = RulesConfig.model_validate(Settings().rules)
+    assert cfg.short_answer.min_words == 5 and not cfg.is_enabled("off_topic")
+    assert RulesConfig.model_validate(tomllib.loads(path.read_text())["rules"]) == cfg
+
+
+def test_check_many_and_check_dialog_agree_with_check() -> None:
+    turns = [
+        {"role": "questioner", "text": "Hello! What is the image about?"},
+        {"role": "answerer", "text": "Yes"},
+        {"role": "questioner", "text": "What colour is the horse?"},
+        {"role": "answerer", "text": "The horse is chestnut brown with a white blaze."},
+        {"role": "questioner", "text": "What is the colour of the horse?"},
+        {"role": "answerer", "text": "You idiot, I just told you."},
+    ]
+    many = check_dialog(turns, OPINIONS)
+    one_by_one = [
+        check(t["role"], i // 2 + 1, t["text"], history=turns[:i], opinions=OPINIONS)
+        for i, t in enumerate(turns)
+    ]
+    assert many == one_by_one
+    assert [r.rule_ids for r in many] == [
+        ["greeting", "generic_question"],
+        ["short_answer"],
+        [],
+        [],
+        ["repeated_question"],
+        ["offensive"],
+    ]
+    messages = [{"role": t["role"], "round": 1, "text": t["text"]} for t in turns]
+    assert check_many(messages) == [check(m["role"], 1, m["text"]) for m in messages]
+    assert check_many([]) == []
+
+
+runner = CliRunner()
+
+
+def test_cli_check_prints_one_line_per_input_and_errors_by_line(tmp_path) -> None:
+    lines = [
+        json.dumps({"role": "questioner", "round": 1, "text": "hi, how r u?"}),
+        "{not json",
+        json.dumps(
+            {"role": "answerer", "round": 1, "text": "A tall pine tree stands on a cliff by the sea."}
+        ),
+        json.dumps({"role": "answerer", "text": 3}),
+        "",
+        json.dumps(
+            {
+                "role": "questioner",
+                "round": 2,
+                "text": "Where is the tree?",
+                "history": [{"role": "questioner", "text": "Where is the tree?"}],
+            }
+        ),
+    ]
+    path = tmp_path / "m.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    result = runner.invoke(avd, ["rules", "check", "--jsonl", str(path)], env={"AVD_SETTINGS_FILE": ""})
+    assert result.exit_code == 1, result.output
+    out = [json.loads(x) for x in result.stdout.splitlines()]
+    assert [o["line"] for o in out] == [1, 2, 3, 4, 6]
+    assert out[0] == {"line": 1, "rules": ["greeting", "chat_language"], "action": "bounce"}
+    assert "error" in out[1] and "JSON" in out[1]["error"]
+    assert out[2] == {"line": 3, "rules": [], "action": "accept"}
+    assert out[3]["error"].startswith("text:")
+    assert out[4] == {"line": 6, "rules": ["repeated_question"], "action": "warn"}
+
+
+def test_cli_check_uses_config_file_and_names_bad_keys(tmp_path) -> None:
+    data = tmp_path / "m.jsonl"
+    data.write_text(json.dumps({"role": "answerer", "round": 1, "text": "Yes"}) + "\n")
+    good = tmp_path / "rules.toml"
+    good.write_text('[rules.short_answer]\nseverity = "soft"\n')
+    result = runner.invoke(avd, ["rules", "check", "--jsonl", str(data), "--config", str(good), "--explain"])
+    assert result.exit_code == 0, result.output
+    line = json.loads(result.stdout)
+    assert line["action"] == "warn" and line["hits"][0]["severity"] == "soft"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[rules.short_answer]\nmin_wrds = 2\n")
+    result = runner.invoke(avd, ["rules", "check", "--jsonl", str(data), "--config", str(bad)])
+    assert result.exit_code == 2 and "rules.short_answer.min_wrds" in result.stderr
+    missing = runner.invoke(avd, ["rules", "check", "--jsonl", str(tmp_path / "nope.jsonl")])
+    assert missing.exit_code == 2 and "No such file" in missing.stderr
+
+
+def test_evaluation_counts_and_docs_markers(tmp_path) -> None:
+    records = [
+        {"role": "answerer", "round": 1, "text": "Yes", "labels": ["short_answer"], "split": "dev"},
+        {"role": "answerer", "round": 1, "text": "A red barn.", "labels": ["short_answer"], "split": "dev"},
+        {"role": "answerer", "round": 1, "text": "No.", "labels": [], "split": "test"},
+    ]
+    data = tmp_path / "set.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in records))
+    reports = evaluate(load_labeled(data))
+    assert reports["dev"].rules["short_answer"] == Counts(tp=1, fp=0, fn=1)
+    assert reports["test"].rules["short_answer"] == Counts(tp=0, fp=1, fn=0)
+    assert reports["all"].rules["short_answer"].precision == 0.5
+    docs = tmp_path / "qc.md"
+    docs.write_text(
+        "# QC\nlead text\n<!-- rules-eval:start -->\nold\n<!-- rules-eval:end -->\nmore lead text\n"
+    )
+    write_docs(render_table(reports), docs)
+    text = docs.read_text()
+    assert "old" not in text and "| `short_answer` | hard | 2 | 1.00 | 0.50 |" in text
+    assert text.startswith("# QC\nlead text\n") and text.endswith("more lead text\n")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**records[0], "labels": ["asks_feelings"]}))
+    with pytest.raises(ValueError, match="never applies"):
+        load_labeled(bad)
+
+
+def test_cli_evaluate_writes_table(tmp_path) -> None:
+    data = tmp_path / "set.jsonl"
+    data.write_text(
+        json.dumps(
+            {"role": "answerer", "round": 1, "text": "Yes", "labels": ["short_answer"], "split": "test"}
+        )
+    )
+    docs = tmp_path / "qc.md"
+    docs.write_text("<!-- rules-eval:start --><!-- rules-eval:end -->\n")
+    result = runner.invoke(avd, ["rules", "evaluate", "--data", str(data), "--docs", str(docs)])
+    assert result.exit_code == 0, result.output
+    assert "| `short_answer` | hard | 0 | – | – | – | 1 | 1.00 | 1.00 | 1.00 |" in docs.read_text()
+    no_markers = tmp_path / "plain.md"
+    no_markers.write_text("nothing here\n")
+    result = runner.invoke(avd, ["rules", "evaluate", "--data", str(data), "--docs", str(no_markers)])
+    assert result.exit_code == 2 and "markers" in result.stderr
