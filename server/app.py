@@ -20,6 +20,7 @@ from server.admin.auth import AdminSessions
 from server.db.models import Worker
 from server.dialog import protocol as p
 from server.dialog.runtime import DialogRuntime
+from server.providers.arrivals import record_arrival
 from server.redis_conn import EmbeddedRedis
 from server.services import Services
 from server.settings import REPO_ROOT, Settings
@@ -35,6 +36,10 @@ class SessionRequest(BaseModel):
     worker: str | None = Field(None, description="Platform worker id; random when absent.")
     provider: str = "local"
     consent: bool = False
+    # crowd platforms (server/providers/arrivals.py): the assignment this session works on
+    assignment_id: str | None = Field(None, max_length=128)
+    hit_id: str | None = Field(None, max_length=128)
+    turk_submit_to: str | None = Field(None, max_length=300)
 
 
 class SessionReply(BaseModel):
@@ -134,6 +139,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if row.blocked:
                 raise HTTPException(403, "This worker may not take part in this study.")
             row.consent_at = row.consent_at or datetime.now(UTC)
+            if req.assignment_id:
+                await record_arrival(
+                    db,
+                    settings.study,
+                    worker_id,
+                    req.provider,
+                    req.assignment_id,
+                    req.hit_id,
+                    req.turk_submit_to,
+                )
             await db.commit()
         return SessionReply(token=services.signer.worker_token(worker_id), worker_id=worker_id)
 

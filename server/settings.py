@@ -90,6 +90,47 @@ class Settings(BaseSettings):
     qc_soft_flags_for_review: int = Field(2, ge=1, description="Soft flags that send a dialog to review.")
     qc_hard_flags_for_reject: int = Field(1, ge=1, description="Hard rule flags that reject a dialog.")
 
+    # pay policy (docs/payments.md); every amount is what the worker is owed in total, in US cents
+    pay_completed_cents: int = Field(150, ge=0, description="Base pay for a completed dialog.")
+    pay_dropout_floor_cents: int = Field(
+        50, ge=0, description="Least a worker gets whose partner abandoned or timed out."
+    )
+    pay_lobby_timeout_cents: int = Field(25, ge=0, description="Pay for waiting out the lobby unpaired.")
+    pay_max_bonus_cents: int = Field(300, ge=0, description="Largest review bonus per worker and dialog.")
+    pay_hold_unreviewed: bool = Field(
+        True, description="Pay a completed dialog only once QC or a researcher accepted it."
+    )
+    pay_reject_unearned: bool = Field(
+        True, description="Reject a submission with no payable outcome (else approve the reward)."
+    )
+    pay_budget_cap_cents: int = Field(
+        50_000, ge=0, description="Total spend (rewards, bonuses, fees) launching never exceeds."
+    )
+
+    # Amazon Mechanical Turk (docs/mturk.md)
+    mturk_endpoint_url: str | None = Field(None, description="Override the MTurk API endpoint (tests).")
+    mturk_region: str = "us-east-1"
+    mturk_external_url: str | None = Field(
+        None, description="HTTPS URL of the worker page for ExternalQuestion; default public_url."
+    )
+    mturk_title: str = "Chat about an artwork with another person (research study)"
+    mturk_description: str = (
+        "Pair up with another worker: one describes an artwork, the other asks about it; "
+        "then both say how it makes them feel."
+    )
+    mturk_keywords: str = "chat, art, emotion, research, conversation"
+    mturk_hit_lifetime_seconds: int = Field(86_400, ge=60)
+    mturk_assignment_duration_seconds: int = Field(3_600, ge=30)
+    mturk_auto_approval_delay_seconds: int = Field(3 * 86_400, ge=0)
+    mturk_max_assignments_per_hit: int = Field(9, ge=1, le=9, description="Below 10 avoids the 20% fee.")
+    mturk_locales: str = Field("US", description="Comma-separated countries workers must be in; empty: any.")
+    mturk_min_approval_rate: int | None = Field(95, ge=0, le=100)
+    mturk_min_approved_hits: int | None = Field(100, ge=0)
+    mturk_max_dialogs_per_worker: int | None = Field(
+        None, ge=1, description="Keep a worker out after this many paid assignments."
+    )
+    mturk_frame_height: int = Field(0, ge=0, description="ExternalQuestion FrameHeight; 0 fills the window.")
+
     @classmethod
     def settings_customise_sources(
         cls,

@@ -175,3 +175,6 @@ class Researcher(Base):
     username: Mapped[str] = mapped_column(String(64), primary_key=True)
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+from server.db import provider_models  # noqa: E402,F401
