@@ -89,6 +89,8 @@ class Settings(BaseSettings):
     )
     qc_soft_flags_for_review: int = Field(2, ge=1, description="Soft flags that send a dialog to review.")
     qc_hard_flags_for_reject: int = Field(1, ge=1, description="Hard rule flags that reject a dialog.")
+    study_min_seconds: float = Field(3.0, ge=0, description="Study judgments faster than this are replaced.")
+    study_lease_seconds: float = Field(600.0, gt=0, description="Time a rater has for one study item.")
 
     # pay policy (docs/payments.md); every amount is what the worker is owed in total, in US cents
     pay_completed_cents: int = Field(150, ge=0, description="Base pay for a completed dialog.")

@@ -178,3 +178,4 @@ class Researcher(Base):
 
 
 from server.db import provider_models  # noqa: E402,F401
+from server.db import study_models  # noqa: E402,F401
