@@ -33,14 +33,20 @@ local qkey = prefix .. ':lobby:queue'
 local open = prefix .. ':stim:open'
 if redis.call('EXISTS', prefix .. ':lobby:paused') == 1 then return {'paused'} end
 if redis.call('ZCARD', open) == 0 then return {'no_stimuli'} end
-local waiting = redis.call('ZRANGE', qkey, 0, scan - 1, 'WITHSCORES')
+-- the oldest `scan` present workers; absent ones keep their place but must not block those behind
 local present, score = {}, {}
-for i = 1, #waiting, 2 do
-  local w = waiting[i]
-  if redis.call('EXISTS', prefix .. ':presence:' .. w) == 1 then
-    table.insert(present, w)
-    score[w] = waiting[i + 1]
+local offset = 0
+while #present < scan and offset < scan * 32 do
+  local waiting = redis.call('ZRANGE', qkey, offset, offset + scan - 1, 'WITHSCORES')
+  if #waiting == 0 then break end
+  for i = 1, #waiting, 2 do
+    local w = waiting[i]
+    if #present < scan and redis.call('EXISTS', prefix .. ':presence:' .. w) == 1 then
+      table.insert(present, w)
+      score[w] = waiting[i + 1]
+    end
   end
+  offset = offset + scan
 end
 if #present < 2 then return {'waiting'} end
 local function pick(a, b)

@@ -321,6 +321,15 @@ class WorkerSocket:
             await self.s.record(worker, "lobby_left", waited_seconds=waited)
             return
         where = await self._where(worker)
+        if where.get("state") == "matched" and where.get("match"):
+            # leaving during the join handshake: the partner need not wait for its deadline
+            for partner in await self.s.lobby.handshake_failed(where["match"]):
+                if partner != worker:
+                    reason = "Your partner left before the dialog started; back in the queue."
+                    await self.s.send(partner, p.Requeued(reason=reason))
+            waited = await self.s.lobby.leave(worker)
+            await self.s.record(worker, "lobby_left", waited_seconds=waited)
+            return
         if where.get("state") == "dialog":
             role = where["role"]
             out = await self.runtime.handle(where["dialog"], lambda now: Quit(role, now))  # type: ignore[arg-type]

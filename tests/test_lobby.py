@@ -106,6 +106,18 @@ async def test_only_present_workers_are_paired(services: Services):
     assert match and pair_of(match) == {absent[0], late[0]}
 
 
+async def test_absent_workers_at_the_front_do_not_block_the_queue(services: Services, settings_factory):
+    """Workers who closed their tab keep their place for a while; those behind still pair."""
+    lobby = Lobby(services.redis, services.keys, settings_factory(pairing_scan=4))
+    await services.pool.add("s-front", target=100)
+    absent = await make_workers(services, 9, present=False)
+    present = await make_workers(services, 2)
+    await join_in_order(lobby, absent + present)
+    match = await lobby.pair_once()
+    assert match and pair_of(match) == set(present)
+    assert await services.redis.zrange(services.keys.queue, 0, -1) == absent
+
+
 async def test_a_worker_is_never_paired_with_themself(services: Services):
     await services.pool.add("s-self", target=100)
     (worker,) = await make_workers(services, 1)
@@ -255,6 +267,34 @@ async def test_handshake_failure_requeues_both_at_their_place(services: Services
     assert await services.redis.hget(services.keys.stim_load, "s-hs") == "0"
 
 
+async def test_a_start_racing_the_handshake_deadline_is_all_or_nothing(services: Services, stimuli):
+    (stimulus,) = await stimuli(1)
+    await services.pool.sync_from_db(services.sessions, services.settings.study)
+    runtime = DialogRuntime(services)
+    a, b = await make_workers(services, 2)
+    await join_in_order(services.lobby, [a, b])
+    match = await services.lobby.pair_once()
+    assert match is not None
+    await services.lobby.ready(match.match_id, match.questioner)
+    assert await services.lobby.ready(match.match_id, match.answerer) == "start"
+    # the handshake deadline fires while the dialog is being created
+    started, requeued = await asyncio.gather(
+        runtime.start(match.match_id), services.lobby.handshake_failed(match.match_id)
+    )
+    keys = services.keys
+    queued = set(await services.redis.zrange(keys.queue, 0, -1))
+    load = int(await services.redis.hget(keys.stim_load, stimulus))
+    states = {await services.redis.hget(keys.where(w), "state") for w in (a, b)}
+    row = await runtime.dialog_row(match.match_id)
+    if await services.redis.exists(keys.dialog(match.match_id)):  # the start won
+        assert started is not None and requeued == []
+        assert (queued, load, states, row.status) == (set(), 1, {"dialog"}, "in_progress")
+    else:  # the deadline won: no dialog, both waiting again, the lease returned
+        assert started is None and set(requeued) == {a, b}
+        assert (queued, load, states) == ({a, b}, 0, {"lobby"})
+        assert row is None or row.status != "in_progress"
+
+
 async def test_pairing_is_atomic_across_processes(services: Services, settings, redis_url):
     for i in range(10):
         await services.pool.add(f"s-many-{i}", target=1000)
@@ -396,6 +436,33 @@ async def test_handshake_timeout_requeues_both_and_returns_the_stimulus(
     assert {s["dialog"]["role"] for s in states} == {"questioner", "answerer"}
     assert await services.redis.hget(keys.stim_load, stimulus) == "1"
     for _, c in [*clients, (late_id, late)]:
+        await c.close()
+
+
+async def test_leaving_during_the_handshake_requeues_the_partner_at_once(
+    settings_factory, stimuli, server_factory, services
+):
+    settings = settings_factory(handshake_seconds=60)
+    (stimulus,) = await stimuli(1)
+    server = server_factory(settings)
+    clients = []
+    for _ in range(2):
+        wid, token = await new_worker(server.url)
+        c = Client(server.url, token)
+        await c.open()
+        await c.send(type="join_lobby")
+        await c.expect("lobby")
+        clients.append((wid, c))
+    (leaver_id, leaver), (stayer_id, stayer) = clients
+    await leaver.expect("matched")
+    await stayer.expect("matched")
+    await leaver.send(type="leave")
+    # long before the handshake deadline: the partner is back in the queue, the lease returned
+    assert (await stayer.expect("requeued", timeout=10))["reason"]
+    assert await services.redis.zrange(services.keys.queue, 0, -1) == [stayer_id]
+    assert await services.redis.hget(services.keys.where(leaver_id), "state") == "idle"
+    assert await services.redis.hget(services.keys.stim_load, stimulus) == "0"
+    for _, c in clients:
         await c.close()
 
 
