@@ -100,6 +100,14 @@ class DialogRuntime:
         out = apply(state, Start(now), s.policy)
         q, a = info["questioner"], info["answerer"]
         async with s.redis.pipeline(transaction=True) as pipe:
+            # the handshake deadline may have fired meanwhile (requeued both, returned the
+            # lease): then the dialog must not start, or its workers would also be queued
+            await pipe.watch(k.match(match_id))
+            if not await pipe.exists(k.match(match_id)):
+                await pipe.reset()
+                await self._start_failed(match_id)
+                return None
+            pipe.multi()
             pipe.set(k.dialog(match_id), out.state.model_dump_json())
             pipe.set(k.dialog_meta(match_id), json.dumps(meta))
             pipe.zadd(k.active_dialogs, {match_id: now})
@@ -111,9 +119,22 @@ class DialogRuntime:
             pipe.zadd(k.partners(a), {q: now})
             pipe.delete(k.match(match_id))
             self._schedule(pipe, out)
-            await pipe.execute()
+            try:
+                await pipe.execute()
+            except WatchError:
+                await self._start_failed(match_id)
+                return None
         await self._effects(out)
         return out.state
+
+    async def _start_failed(self, match_id: str) -> None:
+        async with self.s.sessions() as db:
+            await db.execute(
+                update(Dialog)
+                .where(Dialog.id == match_id, Dialog.status == "in_progress")
+                .values(status="abandoned", end_reason="start_failed", ended_at=datetime.now(UTC))
+            )
+            await db.commit()
 
     # ------------------------------------------------------------------ events
 
