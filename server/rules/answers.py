@@ -22,7 +22,8 @@ _BARE_WORDS = frozenset(
     didn't know think guess so it it's its is isn't was wasn't are aren't were weren't there there's
     they they're he she he's she's that that's this one of course kind sort a bit little really
     very much at all quite can't cannot tell idea hard to say say seems seem might be could would
-    maybe-not yes-and-no and or but well hmm uh um oh the either neither nor some somewhat partly
+    maybe-not yes-and-no and or but well hmm uh um oh the either neither nor some somewhat partly have
+    got clue any none
     """.split()
 )
 
@@ -32,15 +33,24 @@ class ShortAnswerConfig(RuleConfig):
     min_words: int = Field(3, ge=1, description="Answers with fewer words are too short.")
 
 
+def _word_count(words: list[str]) -> int:
+    """Words, counting each character of scripts written without spaces (Chinese, Japanese) as one."""
+    return sum(len(w) if _UNSPACED.search(w) else 1 for w in words)
+
+
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
-    if len(words) < cfg.min_words:
+    if _word_count(words) < cfg.min_words:
         return True
     return all(w in _BARE_WORDS for w in words)
 
 
 _ART = (
     r"(?:painting|picture|image|artwork|art|art piece|piece|work|scene|photo|canvas|drawing|whole thing|"
+    r"portrait|landscape|seascape|"
     r"overall (?:mood|feeling|atmosphere|tone|vibe|impression)|mood|atmosphere|tone|vibe|feeling|colou?rs|"
     r"colou?r (?:palette|scheme)|palette)"
 )
@@ -85,7 +95,8 @@ _IMPOSES = re.compile(
             r"(?:a |an )?(?:sense|feeling) of\b",
             rf"\b(?:i|you|one|anyone) (?:am|are|was|would be|will be|'m|'d be) {_DEGREE}(?:{_VIEWER_EMOTION})"
             rf" (?:looking|when|by|after|just)\b",
-            rf"\bgives? (?:me|you|one|the viewer) (?:the |a |an )?{_DEGREE}(?:\w+ )?(?:feeling|vibes?|chills|"
+            rf"\bgives? (?:me|you|one|the viewer) (?:the |a |an )?{_DEGREE}(?:[\w-]+,? ){{0,3}}"
+            r"(?:feeling|vibes?|chills|"
             rf"creeps|goosebumps|sense|impression|mood|shivers)\b",
             rf"\bi (?:really |just |absolutely )?(?:love|like|hate|dislike|adore|enjoy) (?:it|this|that|the "
             rf"(?:\w+ )?{_ART})\b",
@@ -118,12 +129,21 @@ class AnswerIsQuestionConfig(RuleConfig):
     severity: Severity = "hard"
 
 
+# "There are no dogs, are there?": a statement with a question tag still answers.
+_TAG = re.compile(
+    r", (?:is|are|was|were|do|does|did|can|could|will|would|has|have|isn't|aren't|wasn't|weren't|don't|"
+    r"doesn't|didn't|can't|won't|hasn't|haven't|right|no|yes)(?: (?:it|there|they|he|she|you|we|i|not))?\?+$"
+)
+
+
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
     sentences = [s.strip() for s in _SENTENCE.findall(ctx.lower) if any(c.isalnum() for c in s)]
     if not sentences:
         return False
     for sentence in sentences:
         if sentence.endswith("?"):
+            if _TAG.search(sentence):
+                return False
             continue
         first = sentence.split(" ", 1)[0]
         if sentence[-1].isalnum() and first in INTERROGATIVES and _ASKING_START.match(sentence):

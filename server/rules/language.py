@@ -15,7 +15,7 @@ IM_TOKENS = frozenset(
     u r ur ure r8 plz pls plse plox thx thnx thanx tnx ty tysm lol lolz lmao lmfao rofl omg omfg gr8 idk
     idc btw cuz coz bcoz becuz bcuz cos wat wut wht tht dat dis ppl smth sth nvm imo imho tbh afaik np
     jk brb ttyl xd xoxo 2day 2moro 2morrow b4 l8r 4u gud pic8 luv kk k ya yea yup nah gonna wanna
-    gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap
+    gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
@@ -38,6 +38,9 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     extra = cfg.extra_tokens
     for w in ctx.words:
         if w in IM_TOKENS or (extra and w in extra):
+            # "wat" in a Dutch sentence is Dutch: leave that message to non_english
+            if len(ctx.words) >= 4 and _english_ratio(ctx.words) < 0.5:
+                continue
             return True
         if cfg.check_repeats and _REPEAT.search(w) and not _ROMAN.match(w) and not w.isdigit():
             return True
@@ -67,11 +70,17 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
     tokens = [w for w in words if not w.isdigit()]
     if len(tokens) < cfg.min_words:
         return False
-    english = sum(1 for w in tokens if w in T.ENGLISH_WORDS or _english_form(w))
+    english = _english_ratio(tokens)
     foreign = sum(1 for w in tokens if w in T.FOREIGN_FUNCTION_WORDS)
-    return english / len(tokens) < cfg.min_english_ratio or (
-        foreign >= 2 and foreign * 2 >= len(tokens) - foreign
-    )
+    return english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign)
+
+
+def _english_ratio(tokens: list[str]) -> float:
+    """Share of the tokens that are common English words (or forms of them); IM spellings count."""
+    if not tokens:
+        return 1.0
+    hits = sum(1 for w in tokens if w in T.ENGLISH_WORDS or w in IM_TOKENS or _english_form(w))
+    return hits / len(tokens)
 
 
 def _english_form(word: str) -> bool:

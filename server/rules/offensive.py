@@ -28,7 +28,7 @@ _BLOCKLIST = re.compile(
     r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
     r"go to hell|(?:what|who|where|why|how) the (?:hell|heck)|hell (?:no|yes|yeah)|"
     r"damn(?:it| it| you)?|goddamn\w*|"
-    r"kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys"
+    r"i hate (?:you|u)|kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys"
     r")\b"
 )
 # Art-ordinary and identity words hidden from the model (see the module docstring).

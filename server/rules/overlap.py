@@ -17,7 +17,7 @@ from server.rules.base import Context, Rule, RuleConfig, Severity
 class CopiesOpinionConfig(RuleConfig):
     severity: Severity = "soft"
     min_overlap: float = Field(
-        0.75, ge=0, le=1, description="Share of the question's content words taken from one opinion."
+        0.8, ge=0, le=1, description="Share of the question's content words taken from one opinion."
     )
     min_shared_words: int = Field(3, ge=1, description="At least this many content words in common.")
 
@@ -52,16 +52,28 @@ def detect_copies_opinion(ctx: Context, cfg: CopiesOpinionConfig) -> bool:
     return False
 
 
+# Words that frame a question without saying what it asks about ("can you see", "is there").
+_FRAME = frozenset(
+    "is are was were can could do does did you u see there the a an any please tell me".split()
+)
+_ART_NOUNS = frozenset("painting picture image artwork art piece photo photograph canvas scene work".split())
+
+
+def _frame_key(words: list[str]) -> frozenset[str]:
+    """A question with no content words reduced to its question words ("who ... in IMG")."""
+    return frozenset("IMG" if w in _ART_NOUNS else w for w in words if w not in _FRAME)
+
+
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     if not ctx.history:
         return False
     mine = T.content_stems(ctx.words)
-    core = " ".join(ctx.words)
+    key = _frame_key(ctx.words) if not mine else frozenset()
     for text in _texts(ctx.history, role="questioner"):
         words = T.words(T.normalise(text))
         if not mine:
-            # nothing but function words ("why?", "and then?"): only an exact repeat counts
-            if words and " ".join(words) == core:
+            # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
+            if key and not T.content_stems(words) and _frame_key(words) == key:
                 return True
             continue
         theirs = T.content_stems(words)

@@ -12,7 +12,10 @@ import re
 from server.rules.base import Context, Rule, RuleConfig, Severity
 
 _YOU = r"(?:you|u)"
-_ART = r"(?:it|this|that|the (?:painting|picture|image|artwork|art|art piece|piece|work|scene|photo|canvas))"
+_ART = (
+    r"(?:it|this|that|(?:the|this|that) (?:painting|picture|image|artwork|art|art piece|piece|work|scene|"
+    r"photo|canvas|portrait|landscape|drawing))"
+)
 _FEELINGS = (
     r"(?:happy|sad|scared|afraid|frightened|angry|upset|calm|relaxed|peaceful|excited|amused|disgusted|"
     r"moved|touched|disturbed|uneasy|uncomfortable|nostalgic|depressed|joyful|anxious|nervous|inspired|"
@@ -49,8 +52,9 @@ _ASKS_FEELINGS = re.compile(
             rf"relax|creep|depress|cheer)s? {_YOU}\b",
             r"\b(?:which|what) emotion (?:would|do|did|should|will)\b",
             r"\b(?:pick|choose|select) an? emotion\b",
-            rf"\b(?:beautiful|pretty|nice|good|ugly|scary|sad|creepy|depressing|happy|disturbing|interesting|"
-            rf"boring|appealing|pleasant) (?:to|for) {_YOU}\b",
+            # "is the painting funny to you?" (the artwork, not someone in it, judged by the partner)
+            rf"\b(?:is|isn't|does|doesn't) {_ART} (?:look |seem |feel |sound )?(?:[\w-]+ ){{1,2}}"
+            rf"(?:to|for) {_YOU}\b",
         ]
     )
 )
@@ -133,11 +137,15 @@ INTERROGATIVES = frozenset(
     """
     what what's whats where where's when which who who's whom whose why how how's is isn't are aren't
     was wasn't were weren't do does doesn't did didn't don't can can't could couldn't will won't would
-    wouldn't should shouldn't shall may might have has hasn't haven't had am describe tell explain name
-    list mention say give please let share elaborate
+    wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
+    list mention say give please pls plz let share elaborate
     """.split()
 )
-_CLAUSE_START = re.compile(r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)([a-z']+)")
+_CLAUSE_START = re.compile(
+    r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)([a-z']+)(?= ([a-z']+)|)"
+)
+# "have" asks only when a subject follows ("have you...", "has the dog..."), unlike "have a nice day".
+_HAVE_SUBJECTS = frozenset("you u they we he she it i there any the his her their its".split())
 _REQUEST = re.compile(
     r"\b(?:i(?:'d| would) (?:like|love) to (?:know|hear)|i (?:want|wish) to know|i(?:'m| am)? wondering|"
     r"i wonder|i(?:'m| am) curious|i was wondering|can you tell|could you tell)\b"
@@ -153,7 +161,11 @@ def is_question(ctx: Context) -> bool:
         return True
     if _REQUEST.search(ctx.lower):
         return True
-    return any(m.group(1) in INTERROGATIVES for m in _CLAUSE_START.finditer(ctx.lower))
+    for m in _CLAUSE_START.finditer(ctx.lower):
+        first, second = m.group(1), m.group(2)
+        if first in INTERROGATIVES or (first in ("have", "has", "had") and second in _HAVE_SUBJECTS):
+            return True
+    return False
 
 
 def detect_not_a_question(ctx: Context, cfg: NotAQuestionConfig) -> bool:

@@ -66,6 +66,7 @@ _HERE_AND_NOW = (
     rf"(?:over )?here\s*[.!]*$|outside my|"
     rf"where {_YOU} (?:are|live)|where i (?:am|live)|in your (?:area|city|town|country|place)|"
     rf"at your (?:place|end)|over there|your (?:side|way))"
+    r"(?! in (?:the|this) (?:painting|picture|image|scene|artwork|photo))"
 )
 _OFF_TOPIC = re.compile(
     "|".join(
@@ -87,6 +88,7 @@ _OFF_TOPIC = re.compile(
             # payment and the task itself
             r"\b(?:get|getting|got|be|being) paid\b",
             r"\b(?:payment|bonus|mturk|m-turk|turker|turkers|requester|hourly rate|qualification)\b",
+            r"\b(?:these|those) (?:hits|tasks|surveys)\b",
             r"\b(?:this|that|next|another|first|last|my|your|the) (?:hit|hits|task|survey)\b"
             r"(?! (?:the|a|an|his|her|its|their|him|them)\b)",
             r"\bhow much (?:do|does|did|are|will) (?:you|u|we|they|it) (?:get|earn|make|pay)\b",

@@ -58,23 +58,39 @@ _SPELLING = {
 }
 
 
+# Near-synonyms questioners swap when they repeat themselves ("is the ship large?" / "big?").
+_SYNONYMS = {
+    "large": "big", "huge": "big", "enormous": "big", "giant": "big", "massive": "big",
+    "little": "small", "tiny": "small",
+    "persons": "people", "figures": "people",
+    "colorful": "color", "colourful": "color",
+}  # fmt: skip
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A deliberately crude stemmer: enough to match "looks"/"look", "trees"/"tree", "colours"/"color"."""
+    """A deliberately crude stemmer: "gives"/"giving", "trees"/"tree", "colours"/"color" share a stem.
+
+    Suffixes go first, then a final "e" and a doubled last consonant, so that "give"/"giving" and
+    "stop"/"stopped" meet at "giv" and "stop".
+    """
     word = _SPELLING.get(word, word)
+    word = _SYNONYMS.get(word, word)
     if word.endswith("'s"):
         word = word[:-2]
     n = len(word)
     if n > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    if n > 5 and word.endswith("ing"):
-        return word[:-3]
-    if n > 4 and word.endswith("ed"):
-        return word[:-2]
-    if n > 3 and word.endswith(("ches", "shes", "sses", "xes")):
-        return word[:-2]
-    if n > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+    if n > 5 and word.endswith("ful") or n > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif n > 4 and word.endswith("ed") or n > 3 and word.endswith(("ches", "shes", "sses", "xes")):
+        word = word[:-2]
+    elif n > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e") and not word.endswith("ee"):
+        word = word[:-1]
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
     return word
 
 
