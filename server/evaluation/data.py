@@ -1,7 +1,7 @@
 """Read an export directory (issue 5) into the small records the tasks build inputs from.
 
-Each line of ``dialogs.jsonl`` is validated with the export's own record model
-(:class:`server.export.schema.DialogRecord`), so a schema change shows up here as a clear
+Each line of ``dialogs.jsonl`` is validated with the export's own schema
+(:func:`server.export.schema.validate_record`), so a schema change shows up here as a clear
 error rather than as silently wrong inputs. Splits come from ``splits.json`` (else from each
 record's ``split``); answer-retrieval rounds from ``retrieval/<split>.json`` (VisDial v1.0
 layout: question/answer pools plus, per round, 100 ``answer_options`` and ``gt_index``).
@@ -113,31 +113,32 @@ class ExportData:
                     )
 
 
-def _feeling(response: Any) -> Feeling | None:
-    return Feeling(response.emotion, response.explanation) if response is not None else None
+def _feeling(response: dict[str, Any] | None) -> Feeling | None:
+    return Feeling(response["emotion"], response["explanation"]) if response else None
 
 
 def dialog_from_record(raw: bytes | str, root: Path) -> Dialog:
-    """Validate one ``dialogs.jsonl`` line with the export's model and keep what tasks need."""
-    from server.export.schema import DialogRecord
+    """Validate one ``dialogs.jsonl`` line with the export's schema and keep what tasks need."""
+    from server.export.schema import validate_record
 
-    rec = DialogRecord.model_validate_json(raw)
-    stim = rec.stimulus
+    rec = json.loads(raw)
+    validate_record(rec)
+    stim = rec["stimulus"]
     feelings = {
-        "questioner_before": _feeling(rec.questioner.before_reveal),
-        "questioner_after": _feeling(rec.questioner.after_reveal),
-        "answerer": _feeling(rec.answerer.response),
+        "questioner_before": _feeling(rec["questioner"]["before_reveal"]),
+        "questioner_after": _feeling(rec["questioner"]["after_reveal"]),
+        "answerer": _feeling(rec["answerer"]["response"]),
     }
     return Dialog(
-        id=rec.dialog_id,
-        stimulus_id=stim.id,
-        opinions=tuple(Opinion(o.polarity, o.emotion, o.text) for o in stim.opinions),
-        rounds=tuple((r.question, r.answer) for r in rec.rounds if r.answer is not None),
+        id=rec["dialog_id"],
+        stimulus_id=stim["id"],
+        opinions=tuple(Opinion(o["polarity"], o["emotion"], o["text"]) for o in stim["opinions"]),
+        rounds=tuple((r["question"], r["answer"]) for r in rec["rounds"] if r["answer"] is not None),
         feelings={k: v for k, v in feelings.items() if v is not None},
-        image=root / "images" / stim.image,
-        caption=stim.title,
-        genre=stim.genre,
-        split=rec.split,
+        image=root / "images" / stim["image"],
+        caption=stim.get("title"),
+        genre=stim.get("genre"),
+        split=rec.get("split"),
     )
 
 

@@ -155,11 +155,17 @@ class LanguageModel(HFModel):
         torch = self.torch
         if self.kind == "seq2seq":
             enc = self.tokenizer(context, return_tensors="pt", truncation=True, max_length=self.max_length)
+            if enc["input_ids"].shape[1] == 0:  # an empty source still needs one position
+                eos = self.tokenizer.eos_token_id
+                enc = {
+                    "input_ids": torch.tensor([[eos]]),
+                    "attention_mask": torch.ones((1, 1), dtype=torch.long),
+                }
             enc = {k: v.to(self.device) for k, v in enc.items()}
             hidden = self.model.get_encoder()(**enc).last_hidden_state
             return {"hidden": hidden, "mask": enc["attention_mask"]}
         bos = self.tokenizer.bos_token_id
-        ids = ([bos] if bos is not None else []) + self._ids(context)
+        ids = ([bos] if bos is not None else []) + self._ids(context) or [self.tokenizer.eos_token_id]
         ids = ids[-max(1, self.max_length - longest) :]  # keep the end of a long context
         res = self.model(input_ids=torch.tensor([ids], device=self.device), use_cache=True)
         first = torch.log_softmax(res.logits[0, -1].float(), dim=-1)

@@ -149,14 +149,14 @@ def synthetic_records(n_dialogs: int = 30, seed: int = 0, rounds: int = 10) -> l
 
 def write_synthetic_export(out: str | Path, n_dialogs: int = 30, seed: int = 0, rounds: int = 10) -> Path:
     """Write dialogs.jsonl, splits.json and retrieval/<split>.json (VisDial layout, as the exporter)."""
-    from server.export.schema import DialogRecord, dump_line
+    from server.export.schema import dump_line, validate_record
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     records = synthetic_records(n_dialogs, seed, rounds)
     with (out / "dialogs.jsonl").open("w", encoding="utf-8") as fh:
         for rec in records:
-            DialogRecord.model_validate(rec)  # the fixture must be a valid export
+            validate_record(rec)  # the fixture must be a valid export
             fh.write(dump_line(rec) + "\n")
     members: dict[str, list[str]] = {"train": [], "val": [], "test": []}
     for rec in records:
