@@ -171,6 +171,9 @@ def _load_groups() -> None:
     from server.admin.cli import app as admin_app
 
     register(admin_app, "admin")
+    from server.providers.cli import register as register_providers
+
+    register_providers(app)  # avd launch, avd payments, avd workers, avd hits
     from server.admin.report import report
 
     app.command("report")(report)

@@ -124,7 +124,7 @@ class Settings(BaseSettings):
     mturk_hit_lifetime_seconds: int = Field(86_400, ge=60)
     mturk_assignment_duration_seconds: int = Field(3_600, ge=30)
     mturk_auto_approval_delay_seconds: int = Field(3 * 86_400, ge=0)
-    mturk_max_assignments_per_hit: int = Field(9, ge=1, le=9, description="Below 10 avoids the 20% fee.")
+    mturk_max_assignments_per_hit: int = Field(9, ge=1, le=9, description="Under 10 avoids an extra fee.")
     mturk_locales: str = Field("US", description="Comma-separated countries workers must be in; empty: any.")
     mturk_min_approval_rate: int | None = Field(95, ge=0, le=100)
     mturk_min_approved_hits: int | None = Field(100, ge=0)
