@@ -13,6 +13,7 @@ import io
 import json
 import random
 import socket
+import subprocess
 import zipfile
 from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
@@ -249,11 +250,21 @@ def pseudonym_of(settings: Settings, worker_id: str) -> str:
 async def test_in_progress_dialogs_are_never_exported(settings, stimuli, tmp_path):
     stims = await stimuli(3)
     done = await insert_dialogs(settings, stims, 4)
-    running = await insert_dialogs(settings, stims, 2, status="in_progress", start=10)
+    await insert_dialogs(settings, stims, 2, status="in_progress", start=10)
+    unstarted, quit_early = await insert_dialogs(settings, stims, 2, status="abandoned", start=20, rounds=0)
+    engine = make_engine(settings.resolved_database_url)
+    async with make_sessionmaker(engine)() as db:  # as the sweeper leaves a pairing that never began
+        await db.execute(
+            update(Dialog).where(Dialog.id == unstarted).values(end_reason="start_failed", ended_at=None)
+        )
+        await db.execute(update(Dialog).where(Dialog.id == quit_early).values(ended_at=None))
+        await db.commit()
+    await engine.dispose()
     summary = await export_dataset(settings, tmp_path / "out", ExportOptions(status="all"))
-    ids = {r["dialog_id"] for r in read_jsonl(tmp_path / "out" / "dialogs.jsonl")}
-    assert ids == set(done) and not ids & set(running)
-    assert summary.excluded == {"still in progress (not final)": 2}
+    records = {r["dialog_id"]: r for r in read_jsonl(tmp_path / "out" / "dialogs.jsonl")}
+    assert set(records) == {*done, quit_early}
+    assert records[quit_early]["rounds"] == [] and records[quit_early]["ended_at"] is None
+    assert summary.excluded == {"never started (pairing failed)": 1, "still in progress (not final)": 2}
 
 
 async def test_export_reads_one_consistent_snapshot(settings, stimuli):
@@ -524,6 +535,16 @@ async def test_import_refuses_records_that_break_the_schema(settings, settings_f
     assert "Field required" in messages[(4, "rounds.4.answer_sent_at")]
 
 
+def test_documented_example_record_is_valid():
+    """docs/export.md shows a record; it must be one the schema accepts."""
+    from server.settings import REPO_ROOT
+
+    text = (REPO_ROOT / "docs" / "export.md").read_text(encoding="utf-8")
+    example = json.loads(text.split("```json\n", 1)[1].split("\n```", 1)[0])
+    assert validate_record(example)["collection"]["schema_version"] == "1.0"
+    assert example["rounds"][9]["round"] == 10 and example["qc"]["verdict"] == "accept"
+
+
 def test_schema_errors_name_the_field():
     from pydantic import ValidationError
 
@@ -558,6 +579,52 @@ async def test_jsonl_loads_with_hugging_face_datasets(settings, stimuli, tmp_pat
         == plain[[r["dialog_id"] for r in plain].index(ids[5])]["rounds"][3]["answer"]
     )
     assert sum(r["complete"] is False for r in table) == 2
+
+
+# ---------------------------------------------------------------- the command line
+
+
+async def test_avd_export_and_import_dialogs_commands(settings, settings_factory, stimuli, tmp_path):
+    """The real ``avd`` entry point, configured only through the environment."""
+    from tests.conftest import settings_env
+
+    stims = await stimuli(3)
+    await insert_dialogs(settings, stims, 6)
+    env = settings_env(settings) | {"COLUMNS": "200"}
+
+    def avd(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["avd", *args], env=env, capture_output=True, text=True, timeout=120)
+
+    refused = avd("export", "--out", str(tmp_path / "acc"), "--status", "accepted")
+    assert refused.returncode == 1 and "has a QC verdict yet" in refused.stderr
+    assert not (tmp_path / "acc").exists()
+
+    done = avd("export", "--out", str(tmp_path / "out"), "--seed", "8", "--images", "manifest")
+    assert done.returncode == 0, done.stderr
+    assert "6 dialogs" in done.stderr
+    images = read_jsonl(tmp_path / "out" / "images.jsonl")
+    assert len(images) == 3 and not (tmp_path / "out" / "images").exists()
+    assert "--images manifest" in (tmp_path / "out" / "datasheet.md").read_text()
+    assert avd("export", "--out", str(tmp_path / "out")).returncode == 2  # never overwrites silently
+
+    lines = (tmp_path / "out" / "dialogs.jsonl").read_text().splitlines()
+    broken = json.loads(lines[2])
+    broken["rounds"][0]["question_latency_ms"] = -5
+    (tmp_path / "bad.jsonl").write_text("\n".join([lines[0], lines[1], json.dumps(broken)]) + "\n")
+    other = tmp_path / "other.db"
+    upgrade(f"sqlite+aiosqlite:///{other}")
+    env = settings_env(settings_factory(database_url=f"sqlite:///{other}", media_dir=tmp_path / "m2"))
+    env["COLUMNS"] = "200"
+    checked = avd("import-dialogs", str(tmp_path / "bad.jsonl"), "--dry-run")
+    assert checked.returncode == 1 and "line 3" in checked.stderr
+    assert "rounds.0.question_latency_ms" in checked.stderr
+    imported = avd("import-dialogs", str(tmp_path / "bad.jsonl"), "--study", "merged")
+    assert imported.returncode == 1 and "2 dialogs imported" in imported.stderr
+    engine = make_engine(f"sqlite+aiosqlite:///{other}")
+    async with make_sessionmaker(engine)() as db:
+        studies = (await db.execute(select(Dialog.study))).scalars().all()
+    await engine.dispose()
+    assert studies == ["merged", "merged"]
 
 
 # ---------------------------------------------------------------- dashboard download

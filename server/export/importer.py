@@ -236,7 +236,7 @@ def _rows(rec: DialogRecord, study: str) -> list[object]:
             positive_first=rec["stimulus"]["shown_first"] == "positive",
             settings=dict(rec["collection"]["settings"]),
             started_at=parse_timestamp(rec["started_at"]),
-            ended_at=parse_timestamp(rec["ended_at"]),
+            ended_at=parse_timestamp(rec["ended_at"]) if rec["ended_at"] else None,
         )
     ]
     for r in rec["rounds"]:

@@ -186,7 +186,7 @@ class DialogRecord(TypedDict):
     ended_by: Literal["questioner", "answerer"] | None
     rounds_done: Annotated[int, Field(ge=0)]
     started_at: Timestamp
-    ended_at: Timestamp
+    ended_at: Timestamp | None
     stimulus: Annotated[StimulusRecord, AfterValidator(_check_stimulus)]
     rounds: list[Annotated[Round, AfterValidator(_check_round)]]
     questioner: QuestionerRecord

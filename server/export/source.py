@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import String, and_, case, event, func, select, type_coerce
+from sqlalchemy import String, and_, case, event, func, or_, select, type_coerce
 from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.orm import aliased
 
@@ -26,6 +26,7 @@ from server.db.models import Dialog, QcResult, Response, Stimulus, Turn, Worker
 Status = Literal["accepted", "complete", "all"]
 STATUSES: tuple[str, ...] = ("accepted", "complete", "all")
 ACCEPT_VERDICT = "accept"
+NEVER_STARTED = "start_failed"  # end_reason of a pairing whose dialog never began: nothing to publish
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,11 @@ class Selection:
     since: datetime | None = None  # dialogs that ended at or after this moment
 
     def conditions(self) -> list[Any]:
-        where: list[Any] = [Dialog.study == self.study, Dialog.status != "in_progress"]
+        where: list[Any] = [
+            Dialog.study == self.study,
+            Dialog.status != "in_progress",
+            or_(Dialog.end_reason.is_(None), Dialog.end_reason != NEVER_STARTED),
+        ]
         if self.since is not None:
             where.append(Dialog.ended_at >= self.since)
         if self.status in ("complete", "accepted"):
@@ -46,10 +51,14 @@ class Selection:
             where.append(QcResult.verdict == ACCEPT_VERDICT)
         return where
 
-    def exclusion_reason(self, status: str, verdict: str | None, before_since: bool) -> str | None:
-        """Why a dialog of the study is not exported (None: it is)."""
+    def exclusion_reason(
+        self, status: str, verdict: str | None, never_started: bool, before_since: bool
+    ) -> str | None:
+        """Why a dialog of the study is not exported (None: it is). Mirrors ``conditions``."""
         if status == "in_progress":
             return "still in progress (not final)"
+        if never_started:
+            return "never started (pairing failed)"
         if before_since:
             return "ended before --since"
         if self.status in ("complete", "accepted") and status != "complete":
@@ -97,14 +106,10 @@ async def snapshot(database_url: str) -> AsyncIterator[AsyncConnection]:
 
 async def count_exclusions(conn: AsyncConnection, sel: Selection) -> tuple[int, dict[str, int]]:
     """(dialogs selected, {reason: dialogs left out}) over the whole study."""
-    before = (
-        case((and_(Dialog.ended_at.is_not(None), Dialog.ended_at < sel.since), True), else_=False)
-        if sel.since is not None
-        else None
-    )
-    columns: list[Any] = [Dialog.status, QcResult.verdict]
-    if before is not None:
-        columns.append(before)
+    never_started = case((Dialog.end_reason == NEVER_STARTED, True), else_=False)
+    columns: list[Any] = [Dialog.status, QcResult.verdict, never_started]
+    if sel.since is not None:
+        columns.append(case((or_(Dialog.ended_at.is_(None), Dialog.ended_at < sel.since), True), else_=False))
     stmt = (
         select(*columns, func.count())
         .select_from(Dialog)
@@ -115,9 +120,8 @@ async def count_exclusions(conn: AsyncConnection, sel: Selection) -> tuple[int, 
     selected = 0
     reasons: Counter[str] = Counter()
     for row in (await conn.execute(stmt)).all():
-        status, verdict = row[0], row[1]
-        before_since = bool(row[2]) if before is not None else False
-        reason = sel.exclusion_reason(status, verdict, before_since)
+        early = bool(row[3]) if sel.since is not None else False
+        reason = sel.exclusion_reason(row[0], row[1], bool(row[2]), early)
         if reason is None:
             selected += row[-1]
         else:
