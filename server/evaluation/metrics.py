@@ -93,18 +93,24 @@ def retrieval_report(
 # --------------------------------------------------------------------------- emotions
 
 _FEEL = re.compile(r"\bi\s+(?:would\s+)?feel\s+(?P<emotion>[^.\n]+?)\s+because\b(?P<why>.*)", re.I | re.S)
+_FEEL_START = re.compile(r"\bi\s+(?:would\s+)?feel\b", re.I)
 _ARTICLE = re.compile(r"^(?:a\s+sense\s+of|a|an|some|mostly|mainly)\s+", re.I)
 
 
 def parse_feeling(text: str | None) -> tuple[str | None, str | None]:
     """The raw emotion phrase and the explanation of "I feel EMOTION because EXPLANATION".
 
-    Returns (None, None) when the sentence pattern is absent. The phrase is not checked
-    against the label set here (the open-vocabulary variant maps it by similarity).
+    Returns (None, None) when the sentence pattern is absent; when it occurs several times
+    (reasoning prompts), the last one is the answer. The phrase is not checked against the
+    label set here (the open-vocabulary variant maps it by similarity).
     """
     if not text:
         return None, None
-    match = _FEEL.search(text)
+    match = None
+    for start in reversed([m.start() for m in _FEEL_START.finditer(text)]):
+        match = _FEEL.match(text, start)
+        if match:
+            break
     if not match:
         return None, None
     phrase = _ARTICLE.sub("", match.group("emotion").strip()).strip(" \"'*")
