@@ -182,6 +182,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(FRONTEND / "admin.html")
 
     app.include_router(admin_router)
+    from server.studies.api import router as study_router
+
+    app.include_router(study_router)
 
     app.mount("/static", StaticFiles(directory=FRONTEND), name="static")
     return app

@@ -171,6 +171,9 @@ def _load_groups() -> None:
     from server.admin.cli import app as admin_app
 
     register(admin_app, "admin")
+    from server.studies.cli import app as study_app
+
+    register(study_app, "study")
     from server.providers.cli import register as register_providers
 
     register_providers(app)  # avd launch, avd payments, avd workers, avd hits
