@@ -275,6 +275,18 @@ def test_check_many_and_check_dialog_agree_with_check() -> None:
     assert check_many([]) == []
 
 
+def test_fast_profanity_scorer_equals_the_shipped_model() -> None:
+    from profanity_check import predict_prob
+
+    from server.rules.offensive import _score, model_input, model_scores
+
+    assert _score is not None  # the shipped package still has the shape the scorer reads
+    texts = [model_input(t.lower()) for *_, t, _r in POSITIVE + NEGATIVE] + ["", "fuck this shit", "zzzz qqq"]
+    expected = predict_prob(texts)
+    assert max(abs(_score(t) - float(p)) for t, p in zip(texts, expected, strict=True)) < 1e-9
+    assert model_scores(["you are a moron"])[0] > 0.9 > model_scores(["a quiet harbour at dawn"])[0]
+
+
 runner = CliRunner()
 
 

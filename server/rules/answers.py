@@ -11,6 +11,7 @@ import re
 
 from pydantic import Field
 
+from server.rules import text as T
 from server.rules.base import Context, Rule, RuleConfig, Severity
 from server.rules.questions import INTERROGATIVES
 
@@ -109,12 +110,21 @@ _IMPOSES = re.compile(
 )
 
 
+# Every pattern above needs one of these words; most answers have none, so the regex is skipped.
+_IMPOSES_TRIGGERS = T.literal_words(_EFFECT, _STATE, _VIEWER_EMOTION) | frozenset(
+    """
+    make makes making made feel feels felt get gets give gives love like hate dislike adore enjoy feeling
+    emotion mood evoke evokes bring brings inspire inspires trigger triggers convey conveys
+    """.split()
+)
+
+
 class ImposesEmotionConfig(RuleConfig):
     severity: Severity = "soft"
 
 
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
-    return bool(_IMPOSES.search(ctx.lower))
+    return not ctx.wordset.isdisjoint(_IMPOSES_TRIGGERS) and bool(_IMPOSES.search(ctx.lower))
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")

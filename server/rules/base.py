@@ -62,7 +62,18 @@ class RuleResult:
 class Context:
     """One message with the pieces several rules need, computed once (tokens, lower case...)."""
 
-    __slots__ = ("role", "round", "text", "lower", "words", "history", "opinions", "profanity")
+    __slots__ = (
+        "role",
+        "round",
+        "text",
+        "lower",
+        "words",
+        "history",
+        "opinions",
+        "profanity",
+        "_stems",
+        "_wordset",
+    )
 
     def __init__(
         self,
@@ -82,6 +93,23 @@ class Context:
         self.opinions = opinions or ()
         # Probability from the offensive-language model when computed in a batch beforehand.
         self.profanity = profanity
+        self._stems: set[str] | None = None
+        self._wordset: frozenset[str] | None = None
+
+    @property
+    def wordset(self) -> frozenset[str]:
+        """The words, plus the parts of hyphenated ones: rules test it before running a costly regex."""
+        if self._wordset is None:
+            parts = [p for w in self.words if "-" in w for p in w.split("-")]
+            self._wordset = frozenset(self.words).union(parts)
+        return self._wordset
+
+    @property
+    def stems(self) -> set[str]:
+        """Stems of the content words (computed on first use)."""
+        if self._stems is None:
+            self._stems = T.content_stems(self.words)
+        return self._stems
 
 
 @dataclass(frozen=True, slots=True)

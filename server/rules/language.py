@@ -14,7 +14,7 @@ IM_TOKENS = frozenset(
     """
     u r ur ure r8 plz pls plse plox thx thnx thanx tnx ty tysm lol lolz lmao lmfao rofl omg omfg gr8 idk
     idc btw cuz coz bcoz becuz bcuz cos wat wut wht tht dat dis ppl smth sth nvm imo imho tbh afaik np
-    jk brb ttyl xd xoxo 2day 2moro 2morrow b4 l8r 4u gud pic8 luv kk k ya yea yup nah gonna wanna
+    jk brb ttyl xd xoxo 2day 2moro 2morrow b4 l8r 4u gud luv kk k ya yea yup nah gonna wanna
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
@@ -35,18 +35,23 @@ class ChatLanguageConfig(RuleConfig):
 
 
 def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
+    words, lower = ctx.words, ctx.lower
+    # whole tokens only: the "u" of "u-shaped" is no IM spelling
     extra = cfg.extra_tokens
-    for w in ctx.words:
-        if w in IM_TOKENS or (extra and w in extra):
-            # "wat" in a Dutch sentence is Dutch: leave that message to non_english
-            if len(ctx.words) >= 4 and _english_ratio(ctx.words) < 0.5:
-                continue
-            return True
-        if cfg.check_repeats and _REPEAT.search(w) and not _ROMAN.match(w) and not w.isdigit():
-            return True
-    if cfg.check_repeats and _PUNCT_RUN.search(ctx.text):
+    im = not IM_TOKENS.isdisjoint(words) or bool(extra and not set(extra).isdisjoint(words))
+    # "wat" in a Dutch sentence is Dutch: leave that message to non_english
+    if im and not (len(words) >= 4 and _english_ratio(words) < 0.5):
         return True
-    return bool(cfg.check_emoticons and _EMOTICON.search(ctx.lower))
+    if cfg.check_repeats:
+        if _REPEAT.search(lower) and any(_REPEAT.search(w) and not _ROMAN.match(w) for w in words):
+            return True
+        if _PUNCT_RUN.search(ctx.text):
+            return True
+    if not cfg.check_emoticons:
+        return False
+    if lower.isascii() and not any(ch in lower for ch in ":;=<8") and "xd" not in ctx.wordset:
+        return False  # no emoji, no emoticon punctuation: skip the regex
+    return bool(_EMOTICON.search(lower))
 
 
 class NonEnglishConfig(RuleConfig):
@@ -72,6 +77,8 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
         return False
     english = _english_ratio(tokens)
     foreign = sum(1 for w in tokens if w in T.FOREIGN_FUNCTION_WORDS)
+    if foreign >= 2 and foreign > sum(1 for w in tokens if w in T.STOPWORDS):
+        return True
     return english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign)
 
 

@@ -7,6 +7,7 @@ so word order and small rewordings ("colour"/"color", "looks"/"look") do not hid
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from pydantic import Field
 
@@ -39,14 +40,22 @@ def _texts(items: Iterable[object], role: str | None = None) -> Iterable[str]:
                 yield text
 
 
+@lru_cache(maxsize=16384)
+def _analyse(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(content stems, frame key) of an earlier message or an opinion; each dialog repeats them."""
+    words = T.words(T.normalise(text))
+    stems = frozenset(T.content_stems(words))
+    return stems, (frozenset() if stems else _frame_key(words))
+
+
 def detect_copies_opinion(ctx: Context, cfg: CopiesOpinionConfig) -> bool:
     if not ctx.opinions:
         return False
-    mine = T.content_stems(ctx.words)
+    mine = ctx.stems
     if len(mine) < cfg.min_shared_words:
         return False
     for text in _texts(ctx.opinions):
-        shared = len(mine & T.content_stems(T.words(T.normalise(text))))
+        shared = len(mine & _analyse(text)[0])
         if shared >= cfg.min_shared_words and shared / len(mine) >= cfg.min_overlap:
             return True
     return False
@@ -67,16 +76,15 @@ def _frame_key(words: list[str]) -> frozenset[str]:
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     if not ctx.history:
         return False
-    mine = T.content_stems(ctx.words)
+    mine = ctx.stems
     key = _frame_key(ctx.words) if not mine else frozenset()
     for text in _texts(ctx.history, role="questioner"):
-        words = T.words(T.normalise(text))
+        theirs, their_key = _analyse(text)
         if not mine:
             # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
-            if key and not T.content_stems(words) and _frame_key(words) == key:
+            if key and their_key == key:
                 return True
             continue
-        theirs = T.content_stems(words)
         if theirs and len(mine & theirs) / len(mine | theirs) >= cfg.min_overlap:
             return True
     return False

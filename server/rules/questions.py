@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from server.rules import text as T
 from server.rules.base import Context, Rule, RuleConfig, Severity
 
 _YOU = r"(?:you|u)"
@@ -39,8 +40,8 @@ _ASKS_FEELINGS = re.compile(
             rf"\b(?:is|isn't) {_ART} (?:a )?(?:very |so |really |rather |quite )?{_MOOD}\b",
             rf"\bmakes? {_YOU} (?:feel|think|want|smile|laugh|cry|{_FEELINGS})\b",
             rf"\b(?:does|did|would|will|could|can) {_ART} (?:make|leave) {_YOU}\b",
-            r"\b(?:yo)?ur (?:feelings?|emotions?|emotional|opinion|impression|reaction|thoughts|favorite|"
-            r"favourite|mood|take|view|personal|gut)\b",
+            r"\b(?:yo)?ur (?:\w+ )?(?:feelings?|emotions?|emotional|opinion|impression|reaction|thoughts|"
+            r"favorite|favourite|mood|take|view|personal|gut)\b",
             rf"\b(?:in|from) {_YOU}r (?:opinion|view|perspective|eyes)\b",
             r"\bwhat (?:emotions?|feelings?|mood|vibes?|sense) (?:do|does|did|would|will|can|could) "
             rf"(?:{_YOU}|{_ART}) (?:feel|get|have|evoke|give|bring|trigger|stir|inspire|spark|create|awaken)"
@@ -55,8 +56,15 @@ _ASKS_FEELINGS = re.compile(
             # "is the painting funny to you?" (the artwork, not someone in it, judged by the partner)
             rf"\b(?:is|isn't|does|doesn't) {_ART} (?:look |seem |feel |sound )?(?:[\w-]+ ){{1,2}}"
             rf"(?:to|for) {_YOU}\b",
+            rf"\b{_ART} (?:is|looks|seems|feels) (?:[\w-]+ ){{1,2}}(?:to|for) {_YOU}\b",
         ]
     )
+)
+
+
+# Every pattern above addresses the partner or names an emotion or mood.
+_ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD) | frozenset(
+    "you u your ur yours mood emotion emotions feeling feelings vibe vibes tone sense".split()
 )
 
 
@@ -65,17 +73,22 @@ class AsksFeelingsConfig(RuleConfig):
 
 
 def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
-    return bool(_ASKS_FEELINGS.search(ctx.lower))
+    return not ctx.wordset.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and bool(_ASKS_FEELINGS.search(ctx.lower))
 
 
 # Generic questions are matched on the whole message after trimming politeness and naming the
 # artwork one way, so "what is the man in the picture holding?" never matches "what is in IMG".
-_POLITE = re.compile(
-    r"^(?:(?:ok|okay|alright|so|and|then|now|well|great|cool|nice|interesting|thanks|thank you|i see|got it|"
+_POLITE_START = re.compile(
+    r"(?:(?:ok|okay|alright|so|and|then|now|well|great|cool|nice|interesting|thanks|thank you|i see|got it|"
     r"hi|hello|hey|hi there|hello there|good (?:morning|afternoon|evening)|"
-    r"hmm+)[,.! ]+)*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please )?|"
-    r"(?:,? please|,? for me|,? in detail|,? in general|,? overall|,? briefly| now)+$"
+    r"hmm+)[,.! ]+)*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please )?"
 )
+_POLITE_END = tuple(
+    sep + tail
+    for tail in ("please", "for me", "in detail", "in general", "overall", "briefly", "now")
+    for sep in (", ", " ")
+)
+_END_PUNCT = " ?.!,"
 _IMG = re.compile(
     r"\b(?:the|this|that|your) (?:whole |overall |entire )?(?:painting|picture|image|artwork|art piece|art|"
     r"piece|work|scene|photo|photograph|canvas|drawing)\b|\bit\b"
@@ -111,7 +124,6 @@ _GENERIC = re.compile(
     )
     + r")$"
 )
-_TRAIL = re.compile(r"[\s?.!,]+$")
 
 
 class GenericQuestionConfig(RuleConfig):
@@ -120,9 +132,11 @@ class GenericQuestionConfig(RuleConfig):
 
 def generic_form(lower: str) -> str:
     """The message reduced to its core: politeness trimmed, the artwork named IMG, no end punctuation."""
-    core = _TRAIL.sub("", lower)
-    core = _POLITE.sub("", core)
-    core = _TRAIL.sub("", core)
+    core = lower.rstrip(_END_PUNCT)
+    core = core[_POLITE_START.match(core).end() :]  # type: ignore[union-attr]  # can match empty
+    while core.endswith(_POLITE_END):
+        core = core.rsplit(" ", 2 if core.endswith(("for me", "in detail", "in general")) else 1)[0]
+        core = core.rstrip(_END_PUNCT)
     return _IMG.sub("IMG", core).strip()
 
 

@@ -1,8 +1,8 @@
 """Every rule in one ordered list, and the functions that run them on messages.
 
-``check`` judges one message (the live chat); ``check_many`` judges many at once and scores them
-with the offensive-language model in one batch (QC and the CLI); ``check_dialog`` builds each
-message's history from the messages before it.
+``check`` judges one message (the live chat); ``check_many`` judges many at once (QC and the CLI),
+resolving the configuration once; ``check_dialog`` builds each message's history from the messages
+before it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ RULES: list[Rule] = [
 ]
 RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
 DEFAULT_CONFIG = RulesConfig()
-_BATCH = 4096  # texts per call of the profanity model
+_BATCH = 4096  # texts scored per call of the profanity model
 
 
 def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
@@ -37,9 +37,9 @@ def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
     return RulesConfig.model_validate(dict(config))
 
 
-def _judge(ctx: Context, config: RulesConfig) -> RuleResult:
+def _judge(ctx: Context, active: list[tuple[Rule, Any]]) -> RuleResult:
     hits: list[Hit] = []
-    for rule, cfg in config.active(ctx.role):
+    for rule, cfg in active:
         if rule.detect(ctx, cfg):
             hits.append(Hit(rule.id, cfg.severity, cfg.message or rule.explanation))
     if not hits:
@@ -58,17 +58,14 @@ def check(
     """Judge one chat message; ``history`` holds the earlier accepted messages ({role, text})."""
     if role not in ("questioner", "answerer"):
         raise ValueError(f"role must be 'questioner' or 'answerer', not {role!r}")
-    return _judge(Context(role, round, text, history, opinions), _config(config))
+    return _judge(Context(role, round, text, history, opinions), _config(config).active(role))
 
 
 def check_many(
     messages: Iterable[Mapping[str, Any]],
     config: RulesConfig | Mapping[str, Any] | None = None,
 ) -> list[RuleResult]:
-    """Judge many messages ({role, round, text, history?, opinions?}); same results as ``check``.
-
-    The profanity model is called once per batch of texts instead of once per message.
-    """
+    """Judge many messages ({role, round, text, history?, opinions?}); same results as ``check``."""
     cfg = _config(config)
     contexts: list[Context] = []
     for m in messages:
@@ -86,7 +83,8 @@ def check_many(
             chunk = contexts[start : start + _BATCH]
             for ctx, score in zip(chunk, offensive.model_scores([c.lower for c in chunk]), strict=True):
                 ctx.profanity = score
-    return [_judge(ctx, cfg) for ctx in contexts]
+    active = {role: cfg.active(role) for role in ("questioner", "answerer")}
+    return [_judge(ctx, active[ctx.role]) for ctx in contexts]
 
 
 def check_dialog(

@@ -54,9 +54,26 @@ class OffTopicConfig(RuleConfig):
     severity: Severity = "soft"
 
 
+_SMALLTALK_TRIGGERS = frozenset(
+    """
+    how how's what's whats up meet chat talk work see hope fine good great ok okay well doing and about
+    goodbye bye care farewell cheers have been
+    """.split()
+)
+_THANKS_FOR = re.compile(
+    r"^(?:(?:ok|okay|alright|great|cool|nice|got it|i see)[,!. ]+)*(?:thanks|thank (?:you|u)) for "
+    r"(?:the|your|that|this|all|such)(?: [\w']+){0,6}[\s!.]*$"
+)
+
+
 def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
     lower = ctx.lower
-    return bool(_GREETING_START.search(lower) or _SMALLTALK.search(lower) or _COURTESY_ONLY.match(lower))
+    return bool(
+        _GREETING_START.match(lower)
+        or (not ctx.wordset.isdisjoint(_SMALLTALK_TRIGGERS) and _SMALLTALK.search(lower))
+        or _COURTESY_ONLY.match(lower)
+        or _THANKS_FOR.match(lower)
+    )
 
 
 # Weather counts as off topic only when it is the weather around the worker, not in the artwork.
@@ -74,7 +91,8 @@ _OFF_TOPIC = re.compile(
             # the weather around the workers
             rf"\b(?:weather|it'?s?|it is) (?:\w+ ){{0,3}}(?:nice|great|good|bad|terrible|awful|hot|cold|"
             rf"warm|sunny|rainy|raining|snowing|cloudy|windy|freezing|humid|lovely)\b.{{0,30}}\b{_HERE_AND_NOW}",
-            rf"\bhow(?:'s| is| was) (?:the )?weather (?:where|over there|today|at your|in your|for {_YOU})",
+            rf"\b(?:how(?:'s| is| was) (?:the )?weather|what(?:'s| is) the weather like) "
+            rf"(?:where|over there|today|at your|in your|for {_YOU})",
             r"\bweather (?:is|was|has been) (?:so |really |very )?"
             r"(?:great|nice|good|bad|lovely|terrible|awful)\b(?! in)",
             rf"\b(?:is it|it's|its) (?:raining|snowing|sunny|hot|cold) {_HERE_AND_NOW}",
@@ -113,8 +131,22 @@ _OFF_TOPIC = re.compile(
 )
 
 
+# Every pattern above needs one of these words.
+_OFF_TOPIC_TRIGGERS = frozenset(
+    """
+    nice great good bad terrible awful hot cold warm sunny rainy raining snowing cloudy windy freezing humid
+    lovely weather from live based time paid payment bonus mturk m-turk turk turker turkers requester hourly
+    qualification hit hits task tasks survey surveys much questions rounds turns bot robot person human
+    computer real still hurry wait delay internet connection wifi timer interface website day morning
+    evening week weekend night today tonight later fun living work old name job age student married male
+    female man woman working kids children pets family boss wife husband dinner lunch breakfast tired bored
+    hungry sleepy country city state town part
+    """.split()
+)
+
+
 def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
-    return bool(_OFF_TOPIC.search(ctx.lower))
+    return not ctx.wordset.isdisjoint(_OFF_TOPIC_TRIGGERS) and bool(_OFF_TOPIC.search(ctx.lower))
 
 
 RULES = [

@@ -11,14 +11,13 @@ from functools import lru_cache
 from importlib import resources
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
-_SPACES = re.compile(r"\s+")
 # Letters or digits, keeping inner apostrophes and hyphens ("don't", "u-shaped", "r8").
 _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 
 
 def normalise(text: str) -> str:
     """Lower case, straight apostrophes, single spaces."""
-    return _SPACES.sub(" ", text.translate(_APOSTROPHES)).strip().lower()
+    return " ".join(text.translate(_APOSTROPHES).split()).lower()
 
 
 def words(lower: str) -> list[str]:
@@ -83,6 +82,8 @@ def stem(word: str) -> str:
         return word[:-3] + "y"
     if n > 5 and word.endswith("ful") or n > 5 and word.endswith("ing"):
         word = word[:-3]
+    elif n > 4 and word.endswith("y") and word[-2] not in "aeiouy":
+        word = word[:-1]
     elif n > 4 and word.endswith("ed") or n > 3 and word.endswith(("ches", "shes", "sses", "xes")):
         word = word[:-2]
     elif n > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
@@ -92,6 +93,16 @@ def stem(word: str) -> str:
     if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
         word = word[:-1]
     return word
+
+
+_LITERAL_WORD = re.compile(r"[a-z][a-z'\-]*")
+
+
+def literal_words(*alternations: str) -> frozenset[str]:
+    """The words named in regex alternations of plain words, e.g. ``(?:sad|happy|at peace)``."""
+    return frozenset(
+        w for alt in alternations for part in _LITERAL_WORD.findall(alt) for w in part.split("-")
+    )
 
 
 def content_stems(tokens: list[str]) -> set[str]:
