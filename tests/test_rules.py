@@ -380,3 +380,14 @@ def test_cli_evaluate_writes_table(tmp_path) -> None:
     no_markers.write_text("nothing here\n")
     result = runner.invoke(avd, ["rules", "evaluate", "--data", str(data), "--docs", str(no_markers)])
     assert result.exit_code == 2 and "markers" in result.stderr
+
+
+def test_docs_list_every_rule_with_its_explanation_and_severity() -> None:
+    from server.settings import REPO_ROOT
+
+    text = (REPO_ROOT / "docs" / "qc.md").read_text()
+    section = text.split("<!-- rules:start -->", 1)[1].split("<!-- rules:end -->", 1)[0]
+    for rule in RULES:
+        assert f"| `{rule.id}` |" in section and rule.explanation in section, rule.id
+        row = next(line for line in section.splitlines() if line.startswith(f"| `{rule.id}` |"))
+        assert f"| {rule.default_severity} |" in row
