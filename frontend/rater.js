@@ -127,6 +127,7 @@
     busy = false;
     show("item");
     window.scrollTo(0, 0);
+    revealHighlight();
   }
 
   function finish(reply) {
@@ -177,8 +178,13 @@
       }
       list.append(q, a);
     });
-    const last = list.querySelector(".highlight");
-    if (last) last.scrollIntoView({ block: "nearest" });
+  }
+
+  // Scroll the conversation (not the page) so the highlighted answer is in view.
+  function revealHighlight() {
+    const list = $("dialog");
+    const mark = list.querySelector(".highlight");
+    if (mark) list.scrollTop = mark.offsetTop - list.offsetTop - list.clientHeight / 2 + mark.offsetHeight;
   }
 
   function renderItem(item) {
