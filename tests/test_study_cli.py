@@ -132,6 +132,9 @@ def test_preference_study_end_to_end(env: Settings, export: Path):
     assert agreement["auc_majority_acceptable"] == pytest.approx(1.0)
     assert agreement["spearman_acceptable"] > 0.8
     assert {"preference.png", "preference.svg"} <= {p.name for p in out.iterdir()}
+    from server.studies.charts import render_all
+
+    assert render_all(results)["preference"].lstrip().startswith(b"<?xml")
 
     lines = [json.loads(x) for x in (out / "judgments.jsonl").read_text().splitlines()]
     assert len(lines) == results["summary"]["judgments_submitted"]

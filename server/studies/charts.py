@@ -125,3 +125,17 @@ def write_charts(out_dir: Path, results: dict[str, Any]) -> dict[str, Path]:
             paths[f"{name}.{fmt}"] = path
         plt.close(fig)
     return paths
+
+
+def render_all(results: dict[str, Any], fmt: str = "svg") -> dict[str, bytes]:
+    """Every chart of a study as bytes (for a dashboard route or ``avd report``)."""
+    import io
+
+    out = {}
+    for name, fig in figures(results).items():
+        fig.tight_layout()
+        buf = io.BytesIO()
+        fig.savefig(buf, format=fmt, dpi=120)
+        plt.close(fig)
+        out[name] = buf.getvalue()
+    return out
