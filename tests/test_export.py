@@ -184,8 +184,8 @@ def every_file(folder: Path) -> dict[str, bytes]:
 async def test_export_of_live_bot_dialogs(settings, stimuli, server_factory, tmp_path):
     await stimuli(5)
     server = server_factory(settings)
-    good, good_bots = await simulate(server.url, pairs=3, timeout=90)
-    quit_, quit_bots = await simulate(server.url, pairs=1, behaviour="abandon", at_round=3, timeout=90)
+    good, good_bots = await simulate(server.url, pairs=3, timeout=240)
+    quit_, quit_bots = await simulate(server.url, pairs=1, behaviour="abandon", at_round=3, timeout=240)
     assert good["completed"] == 3, good
     server.stop()
 

@@ -15,7 +15,9 @@ number of dialogs, and no Python object is made per candidate.
 
 from __future__ import annotations
 
+import queue
 import sqlite3
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +51,7 @@ class RetrievalBuilder:
         self.seed = seed
         self.candidates = candidates
         self.path = workdir / "retrieval-rounds.sqlite"
-        # used from one thread at a time, but not always the same one (asyncio.to_thread)
+        # used by the pooling thread while records come in, then by the thread that writes
         self.db = sqlite3.connect(self.path, check_same_thread=False)
         self.db.executescript(
             """
@@ -69,6 +71,12 @@ class RetrievalBuilder:
         self.ordinal = 0
         self.dialogs: list[tuple] = []
         self.rounds: list[tuple] = []
+        # SQLite does the pooling without holding the GIL, so it runs on its own thread and
+        # overlaps with building the next records; the small queue bounds the memory
+        self.batches: queue.Queue[tuple[list, list] | None] = queue.Queue(maxsize=4)
+        self.failure: BaseException | None = None
+        self.worker = threading.Thread(target=self._pool_batches, name="retrieval-pools", daemon=True)
+        self.worker.start()
 
     def add(self, record: dict[str, Any]) -> None:
         rounds = [r for r in record["rounds"] if r["answer"] is not None]
@@ -79,12 +87,31 @@ class RetrievalBuilder:
         self.dialogs.append((self.ordinal, split, record["dialog_id"], stimulus["id"], stimulus["image"]))
         self.rounds += [(split, self.ordinal, r["round"], r["question"], r["answer"]) for r in rounds]
         if len(self.dialogs) >= _BATCH:
-            self._flush()
+            self._hand_over()
 
-    def _flush(self) -> None:
+    def _hand_over(self) -> None:
+        if self.failure:
+            raise self.failure
+        self.batches.put((self.dialogs, self.rounds))
+        self.dialogs, self.rounds = [], []
+
+    def _pool_batches(self) -> None:
+        while (batch := self.batches.get()) is not None:
+            try:
+                self._flush(*batch)
+            except BaseException as exc:  # reported to the feeding thread by _hand_over / write
+                self.failure = exc
+
+    def close(self) -> None:
+        """Stop the pooling thread (``write`` does this; call it when giving up early)."""
+        if self.worker.is_alive():
+            self.batches.put(None)
+            self.worker.join()
+
+    def _flush(self, dialogs: list[tuple], rounds: list[tuple]) -> None:
         """Move buffered rounds into the pools (first appearance gives the index), inside SQLite."""
-        self.db.executemany("INSERT INTO dialog VALUES (?, ?, ?, ?, ?)", self.dialogs)
-        self.db.executemany("INSERT INTO stage VALUES (?, ?, ?, ?, ?)", self.rounds)
+        self.db.executemany("INSERT INTO dialog VALUES (?, ?, ?, ?, ?)", dialogs)
+        self.db.executemany("INSERT INTO stage VALUES (?, ?, ?, ?, ?)", rounds)
         for split in SPLITS:
             self.db.executescript(
                 f"""
@@ -98,11 +125,13 @@ class RetrievalBuilder:
                 """
             )
         self.db.execute("DELETE FROM stage")
-        self.dialogs.clear()
-        self.rounds.clear()
 
     def write(self, out_dir: Path) -> dict[str, SplitCounts]:
-        self._flush()
+        if self.dialogs:
+            self._hand_over()
+        self.close()
+        if self.failure:
+            raise self.failure
         out_dir.mkdir(parents=True, exist_ok=True)
         self.db.execute("CREATE INDEX round_by_dialog ON round (split, ord, round)")
         counts = {}
@@ -266,17 +295,17 @@ def sample_candidates(
     if rows == 0:
         return [], []
     width = max(1, max(len(o) for o in owns))
-    own = np.full((rows, width), -1, dtype=np.int64)
+    own = np.full((rows, width), -1, dtype=np.int32)
     for i, values in enumerate(owns):
         own[i, : len(values)] = values
     large = pool_size >= 20 * (negatives + width)
     if large:
-        picks = rng.integers(0, pool_size, size=(rows, negatives))
+        picks = rng.integers(0, pool_size, size=(rows, negatives), dtype=np.int32)
         clash = (picks[:, :, None] == own[:, None, :]).any(axis=(1, 2))
         ordered = np.sort(picks, axis=1)
         fix = clash | (ordered[:, 1:] == ordered[:, :-1]).any(axis=1)
     else:
-        picks = np.zeros((rows, negatives), dtype=np.int64)
+        picks = np.zeros((rows, negatives), dtype=np.int32)
         fix = np.ones(rows, dtype=bool)
     short: dict[int, list[int]] = {}
     for i in np.flatnonzero(fix).tolist():
@@ -292,7 +321,7 @@ def sample_candidates(
     columns = np.arange(negatives + 1)[None, :]
     source = np.clip(columns - (columns > positions[:, None]), 0, negatives - 1)
     lists = np.take_along_axis(picks, source, axis=1)
-    lists[np.arange(rows), positions] = np.asarray(gts, dtype=np.int64)
+    lists[np.arange(rows), positions] = np.asarray(gts, dtype=np.int32)
     full = np.array([i not in short for i in range(rows)], dtype=bool)
     texts = iter(int_rows_as_json(lists[full], labels))
     out: list[tuple[str, int]] = []

@@ -35,6 +35,8 @@ def format_timestamp(value: datetime | str | None) -> str | None:
     if value is None:
         return None
     if isinstance(value, str):
+        if len(value) == 26 and value[10] == " ":  # SQLAlchemy's SQLite text: 2024-05-01 12:00:00.250000
+            return value[:10] + "T" + value[11:23] + "Z"
         value = datetime.fromisoformat(value)
     if value.tzinfo is not None:
         value = value.astimezone(UTC).replace(tzinfo=None)

@@ -182,6 +182,8 @@ async def _write(
         )
         await asyncio.to_thread(_write_manifest, work, sel, options, selected)
     finally:
+        if retrieval:
+            retrieval.close()
         shutil.rmtree(scratch, ignore_errors=True)
     return ExportSummary(
         out=work,
