@@ -41,7 +41,7 @@ async def test_finished_dialogs_get_verdicts_from_a_qc_worker(settings, stimuli,
         good, _ = await simulate(server.url, pairs=1, timeout=60)
         left, _ = await simulate(server.url, pairs=1, behaviour="abandon", at_round=2, timeout=60)
         assert good["completed"] == 1 and left["outcomes"].get("left") == 1
-        deadline = time.time() + 30
+        deadline = time.time() + 90  # a busy machine can be slow to start the worker
         while time.time() < deadline:
             async with services.sessions() as db:
                 mine = select(QcResult).join(Dialog, Dialog.id == QcResult.dialog_id)
@@ -53,7 +53,7 @@ async def test_finished_dialogs_get_verdicts_from_a_qc_worker(settings, stimuli,
         worker.terminate()
         worker.wait(10)
     by_verdict = {r.verdict: r for r in results}
-    assert set(by_verdict) == {"accept", "reject"}
+    assert set(by_verdict) == {"accept", "reject"}, [(r.reasons, r.flags) for r in results]
     accepted = by_verdict["accept"]
     assert set(accepted.scores) == {"before_reveal", "after_reveal", "answerer"}
     assert all(-1 <= s["polarity"] <= 1 and 0 <= s["subjectivity"] <= 1 for s in accepted.scores.values())
@@ -100,7 +100,9 @@ async def test_unrelated_explanation_goes_to_review(settings, stimuli, server_fa
         row.explanation = "Honestly I just want to finish quickly today and then go to bed early tonight."
         await db.commit()
     counts = await run_qc(services.sessions, settings, [dialog_id], force=True)
-    assert counts["review"] == 1
+    async with services.sessions() as db:
+        result = await db.get(QcResult, dialog_id)
+    assert counts["review"] == 1, (result.reasons, result.flags)
 
 
 async def test_bulk_cli_run_with_progress_and_resume(settings, stimuli, server_factory, services):
