@@ -72,6 +72,8 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
         non_ascii = sum(1 for w in words for ch in w if ord(ch) > 127 and ch.isalpha())
         if letters >= 3 and non_ascii / letters > cfg.max_non_ascii_ratio:
             return True
+    if "¿" in ctx.text or "¡" in ctx.text:  # Spanish punctuation
+        return True
     tokens = [w for w in words if not w.isdigit()]
     if len(tokens) < cfg.min_words:
         return False

@@ -14,7 +14,10 @@ from server.rules.base import ROLES, Context, Rule, RuleConfig, Severity
 _YOU = r"(?:you|u|ya)"
 
 _GREETING_START = re.compile(
-    r"^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|hallo|heya|sup|good (?:morning|afternoon|evening|day)"
+    # "good evening light falls..." describes; "good evening!" greets
+    r"^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|hallo|heya|sup"
+    r"|good (?:morning|afternoon|evening|day)"
+    r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner))"
     r"|(?:morning|evening)(?=\s*[!.]*$))(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|again))?\b(?![\-'])"
 )
 _SMALLTALK = re.compile(

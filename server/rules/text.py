@@ -113,8 +113,9 @@ def content_stems(tokens: list[str]) -> set[str]:
 def _load_english_vocabulary() -> frozenset[str]:
     """Common English words from TextBlob's shipped spelling list (word and corpus count per line).
 
-    Words seen at least twice in that corpus, plus the stopwords and art vocabulary below; a few
-    function words of other languages that also appear in English books are taken out again.
+    Words seen at least twice in that corpus, plus the stopwords and art vocabulary below and the
+    profanity model's vocabulary; function words of other languages that also appear in English
+    texts are taken out again.
     """
     vocab: set[str] = set()
     path = resources.files("textblob") / "en" / "en-spelling.txt"
@@ -125,6 +126,14 @@ def _load_english_vocabulary() -> frozenset[str]:
         if count.strip().isdigit() and int(count) >= 2:
             vocab.add(word.lower())
     vocab |= STOPWORDS | ART_WORDS
+    # Present-day words ("graffiti", "billboard", "neon") from the vocabulary of the shipped
+    # profanity model, which was fitted on English online comments.
+    try:
+        from profanity_check.profanity_check import vectorizer
+
+        vocab.update(w for w in vectorizer.vocabulary_ if w.isalpha())
+    except (ImportError, AttributeError):
+        pass
     return frozenset(vocab - FOREIGN_FUNCTION_WORDS)
 
 
@@ -154,6 +163,11 @@ FOREIGN_FUNCTION_WORDS = frozenset(
     il lo gli della delle che sono non con per molto anche questo questa c'è
     os um uma não são com muito também isso ela ele
     het een niet zijn ook maar met voor
+    para por entre cuando donde muy estoy estás
+    du au aux cette ces qui très sont
+    zu von bei nach aus oder aber noch schon nur kein keine auch
+    di nel nella sul sulla degli
+    dos das em uma são
     """.split()
 ) - {"die", "was", "den", "pour", "per", "con", "sin", "non", "um", "met", "hay"}  # also English words
 
