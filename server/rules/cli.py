@@ -11,13 +11,14 @@ import sys
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rich.console import Console
 
-from server.rules.config import RulesConfig
+if TYPE_CHECKING:  # importing the rules loads the profanity model: only when a command runs
+    from server.rules.config import RulesConfig
 
 app = typer.Typer(help="Live chat rules: check messages, list the rules, measure them.")
 console = Console(stderr=True, soft_wrap=True)
@@ -48,6 +49,8 @@ class MessageIn(BaseModel):
 
 def _load_config(path: Path | None) -> RulesConfig:
     """Rules from a TOML file (its [rules] table, or the whole file), else from the study settings."""
+    from server.rules.config import RulesConfig
+
     try:
         if path is None:
             from server.cli_common import settings_or_exit
@@ -165,6 +168,7 @@ def evaluate_cmd(
 ) -> None:
     """Per-rule precision / recall / F1 on the labeled set (dev and test splits)."""
     from server.rules import evaluate as ev
+    from server.rules.config import RulesConfig
 
     cfg = RulesConfig() if config is None else _load_config(config)
     try:
