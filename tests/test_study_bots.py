@@ -13,9 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
-from server.db.models import WorkerEvent
+from server.db.models import Worker, WorkerEvent
 from server.studies import results as res
 from server.studies.bots import RaterBot, run_bots
 from server.studies.build import BuildOptions, build_study
@@ -171,6 +171,12 @@ async def test_rater_api_hides_the_source_and_guards_images(runs, settings_facto
             f"/api/studies/{sid}/judgments", json={"item_id": item["id"], "answer": "first"}, headers=auth
         )
         assert ok.json() == {"ok": True}
+        async with services.sessions() as db:  # a worker blocked later is refused at once
+            await db.execute(
+                update(Worker).where(Worker.platform_worker_id == "api-rater").values(blocked=True)
+            )
+            await db.commit()
+        assert (await client.post(f"/api/studies/{sid}/next", headers=auth)).status_code == 403
     study, items, judgments = await res.load(services.sessions, sid)
     (j,) = [j for j in judgments if j.submitted_at]
     by_id = {i.id: i for i in items}
