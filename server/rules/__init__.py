@@ -6,11 +6,39 @@ Public API::
     check_many(messages, config=None) -> list[RuleResult]
     check_dialog(turns, opinions=(), config=None) -> list[RuleResult]
     RulesConfig.model_validate(settings.rules)
+
+Names are imported on first use, so that ``import server.rules.cli`` (every ``avd`` start) does
+not load the profanity model and scikit-learn.
 """
 
-from server.rules.base import Hit, RuleResult
-from server.rules.config import RULE_IDS, RulesConfig
-from server.rules.registry import RULES, RULES_BY_ID, check, check_dialog, check_many
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from server.rules.base import Hit, RuleResult
+    from server.rules.config import RULE_IDS, RulesConfig
+    from server.rules.registry import RULES, RULES_BY_ID, check, check_dialog, check_many
+
+_HOME = {
+    "Hit": "server.rules.base",
+    "RuleResult": "server.rules.base",
+    "RULE_IDS": "server.rules.config",
+    "RulesConfig": "server.rules.config",
+    "RULES": "server.rules.registry",
+    "RULES_BY_ID": "server.rules.registry",
+    "check": "server.rules.registry",
+    "check_dialog": "server.rules.registry",
+    "check_many": "server.rules.registry",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _HOME:
+        return getattr(import_module(_HOME[name]), name)
+    raise AttributeError(f"module 'server.rules' has no attribute {name!r}")
+
 
 __all__ = [
     "RULES",

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
+from importlib.util import find_spec
+from pathlib import Path
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
 # Letters or digits, keeping inner apostrophes and hyphens ("don't", "u-shaped", "r8").
@@ -118,7 +119,11 @@ def _load_english_vocabulary() -> frozenset[str]:
     texts are taken out again.
     """
     vocab: set[str] = set()
-    path = resources.files("textblob") / "en" / "en-spelling.txt"
+    # Located without importing textblob, whose import pulls in nltk and scipy (seconds).
+    spec = find_spec("textblob")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("textblob is not installed")
+    path = Path(spec.submodule_search_locations[0]) / "en" / "en-spelling.txt"
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith(";"):
             continue
