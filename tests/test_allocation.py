@@ -29,9 +29,9 @@ async def make_workers(services: Services, n: int) -> list[str]:
 
 
 async def two_servers(server_factory, settings) -> tuple:
-    """Start two server processes side by side (start-up is mostly imports, so overlap it)."""
-    one, two = await asyncio.gather(*(asyncio.to_thread(server_factory, settings) for _ in range(2)))
-    return one, two
+    """Two server processes on one study (started one after the other: the start-up is
+    CPU-bound imports, and overlapping them on a small machine only slows both)."""
+    return server_factory(settings), server_factory(settings)
 
 
 async def loads(services: Services) -> dict[str, int]:

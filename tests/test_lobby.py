@@ -413,12 +413,9 @@ async def test_handshake_timeout_requeues_both_and_returns_the_stimulus(
         clients.append((wid, c))
     matched = [await c.expect("matched") for _, c in clients]
     assert matched[0]["match_id"] == matched[1]["match_id"]
-    late_id, late_token = await new_worker(server.url)
-    late = Client(server.url, late_token)
-    await late.open()
-    await late.send(type="join_lobby")
-    await late.expect("lobby")
     await services.redis.set(keys.paused, "1")  # keep them apart once requeued
+    late_id, _ = await new_worker(server.url)
+    await services.lobby.join(late_id)  # someone joins after them, during the handshake
     await clients[0][1].send(type="ready", match_id=matched[0]["match_id"])  # the other never does
     for _, c in clients:
         assert (await c.expect("requeued"))["reason"]
@@ -435,7 +432,7 @@ async def test_handshake_timeout_requeues_both_and_returns_the_stimulus(
     states = [await c.expect("state") for _, c in clients]
     assert {s["dialog"]["role"] for s in states} == {"questioner", "answerer"}
     assert await services.redis.hget(keys.stim_load, stimulus) == "1"
-    for _, c in [*clients, (late_id, late)]:
+    for _, c in clients:
         await c.close()
 
 
