@@ -172,9 +172,20 @@
     else sessionStorage.setItem(key, value);
   }
 
+  /** A crowd platform hook from mturk.js (window.avdPlatform): a value, or a call with args. */
+  function platform(name, ...args) {
+    const p = window.avdPlatform;
+    if (!p || !(name in p)) return undefined;
+    return typeof p[name] === "function" ? p[name](...args) : p[name];
+  }
+
   // ------------------------------------------------------------------ start-up
 
   function workerId() {
+    // MTurk mode (mturk.js): the platform's worker id
+    if (window.avdPlatform && window.avdPlatform.worker) {
+      return WORKER_RE.test(window.avdPlatform.worker) ? window.avdPlatform.worker : null;
+    }
     const param = new URLSearchParams(location.search).get("worker");
     if (param) return WORKER_RE.test(param) ? param : null;
     let id = localStorage.getItem(K.worker);
@@ -230,6 +241,7 @@
 
   async function boot() {
     bindUi();
+    if (platform("preview")) return platform("showPreview"); // MTurk preview: no session, no pairing
     app.worker = workerId();
     if (!app.worker) {
       fatal("This link is not valid", "The worker id in this link is malformed. Please open the task again from your platform.");
@@ -251,7 +263,10 @@
       const reply = await fetch("/api/sessions", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ worker: app.worker, consent: true, provider: "local" }),
+        // MTurk mode adds provider, assignment_id, hit_id, turk_submit_to (mturk.js)
+        body: JSON.stringify(
+          Object.assign({ worker: app.worker, consent: true, provider: "local" }, platform("sessionFields")),
+        ),
       });
       const body = await reply.json().catch(() => ({}));
       if (!reply.ok) throw new Error(body.detail || "The server refused the request (" + reply.status + ").");
@@ -361,6 +376,7 @@
           "No partner this time",
           f.message + " (You waited " + clock(f.waited_seconds) + ".) You can try again or close this page.",
         );
+        platform("onLobbyTimeout", f); // MTurk mode: offer to submit for the waiting time
         return;
       case "state":
         return onState(f.dialog);
@@ -476,6 +492,7 @@
     if (app.done) return;
     $("ended-message").textContent = f.message;
     show("screen-ended");
+    platform("onEnded", f); // MTurk mode: ask to return the HIT
   }
 
   function onDone(f) {
@@ -486,6 +503,7 @@
     setText("completion-code", f.completion_code);
     setText("done-message", app.endedMessage ? app.endedMessage + " " + f.message : f.message);
     show("screen-done");
+    platform("onDone", f.completion_code); // MTurk mode: the submit button
   }
 
   function onError(f) {

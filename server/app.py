@@ -20,6 +20,7 @@ from server.admin.auth import AdminSessions
 from server.db.models import Worker
 from server.dialog import protocol as p
 from server.dialog.runtime import DialogRuntime
+from server.providers.api import router as providers_router
 from server.providers.arrivals import record_arrival
 from server.redis_conn import EmbeddedRedis
 from server.services import Services
@@ -182,6 +183,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(FRONTEND / "admin.html")
 
     app.include_router(admin_router)
+    app.include_router(providers_router)  # crowd platforms (server/providers/api.py)
     from server.studies.api import router as study_router
 
     app.include_router(study_router)

@@ -119,6 +119,7 @@ async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> W
         review_reason=review.reason if review else None,
         review_bonus_cents=review.bonus_cents if review else 0,
         qc_verdict=qc.verdict if qc else None,
+        completion_code=best.completion_code,
     )
 
 

@@ -69,6 +69,7 @@ class WorkerOutcome:
     review_reason: str | None = None
     review_bonus_cents: int = 0
     qc_verdict: str | None = None  # accept | review | reject
+    completion_code: str | None = None
 
 
 @dataclass(frozen=True)

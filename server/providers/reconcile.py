@@ -189,18 +189,3 @@ async def reconcile(
             await db.commit()
     return report
 
-
-async def reconcile_forever(
-    sessions: async_sessionmaker,
-    settings: Settings,
-    provider: Provider,
-    every: float,
-    rounds: int | None = None,
-) -> None:
-    """The reconciliation loop: a pass every ``every`` seconds (``rounds`` passes, or forever)."""
-    done = 0
-    while rounds is None or done < rounds:
-        await reconcile(sessions, settings, provider)
-        done += 1
-        if rounds is None or done < rounds:
-            await asyncio.sleep(every)
