@@ -52,10 +52,51 @@ def deadline_member(dialog_id: str, eff: Schedule) -> str:
     return f"{eff.kind}|{dialog_id}|{eff.role}|{eff.at!r}"
 
 
+class GroupCommit:
+    """Rows from concurrent events share one transaction: under load one commit carries a
+    batch instead of each message paying its own connection checkout, BEGIN and COMMIT
+    (and, on SQLite, its own wait for the write lock). Every caller still waits for the
+    commit that holds its rows before it acknowledges anything."""
+
+    def __init__(self, sessions) -> None:
+        self.sessions = sessions
+        self._queue: list[tuple[list, asyncio.Future[bool]]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def store(self, rows: list) -> bool:
+        """True once committed; False if the batch held a row already stored (retry alone)."""
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.append((rows, done))
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._drain())
+        return await done
+
+    async def _drain(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue, []
+            outcome: bool | BaseException = True
+            try:
+                async with self.sessions() as db:
+                    db.add_all([row for rows, _ in batch for row in rows])
+                    await db.commit()
+            except IntegrityError:
+                outcome = False
+            except Exception as exc:  # the callers see the same error a direct commit raised
+                outcome = exc
+            for _, done in batch:
+                if done.done():
+                    continue
+                if isinstance(outcome, BaseException):
+                    done.set_exception(outcome)
+                else:
+                    done.set_result(outcome)
+
+
 class DialogRuntime:
     def __init__(self, services: Services) -> None:
         self.s = services
         self._meta: dict[str, dict] = {}
+        self._writer = GroupCommit(services.sessions)
         self._qc_queue = None
 
     # ------------------------------------------------------------------ start
@@ -247,13 +288,8 @@ class DialogRuntime:
             )
             for f in forms
         ]
-        async with self.s.sessions() as db:
-            db.add_all(rows)
-            try:
-                await db.commit()
-                return
-            except IntegrityError:
-                await db.rollback()
+        if await self._writer.store(rows):
+            return
         for row in rows:  # one at a time, skipping those already stored
             async with self.s.sessions() as db:
                 db.add(row)
