@@ -177,3 +177,110 @@ def test_cancel_stops_a_running_job(env: Path, export: Path):
         time.sleep(0.2)
     assert json.loads(avd("eval", "status", job, "--json"))["status"] == "cancelled"
     assert json.loads((Path(row["out_dir"]) / "status.json").read_text())["state"] == "cancelled"
+
+
+def test_submitit_backend_with_its_local_executor(env: Path, export: Path):
+    """The Slurm path, run by submitit's local executor (no Slurm here)."""
+    pytest.importorskip("submitit", reason="the Slurm backend needs submitit (ml extra)")
+    out = avd(
+        "eval",
+        "run",
+        "retrieval",
+        "--model",
+        "random:4",
+        "--data",
+        str(export),
+        "--backend",
+        "slurm",
+        "-b",
+        "cluster=local",
+        "-b",
+        "timeout_min=10",
+    )
+    job = out.strip().splitlines()[-1]
+    row = _wait(job)
+    assert row["status"] == "succeeded" and row["backend"] == "slurm", row
+    assert row["summary"]["overall.n"] == 120
+    submitted = json.loads((Path(row["out_dir"]) / "submitit.json").read_text())
+    assert submitted == {"cluster": "local", "job_id": row["backend_job_id"]}
+    assert "retrieval" in avd("eval", "logs", job)  # submitit's own log files of the job
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def ray_head() -> Iterator[str]:
+    """A Ray head with its dashboard (the job server) on loopback, started and stopped here."""
+    ray = pytest.importorskip("ray", reason="the Ray backend needs ray[default] (ml extra)")
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    ctx = ray.init(
+        num_cpus=1,
+        include_dashboard=True,
+        dashboard_host="127.0.0.1",
+        dashboard_port=_free_port(),
+        _node_ip_address="127.0.0.1",
+        configure_logging=False,
+        log_to_driver=False,
+    )
+    yield f"http://{ctx.dashboard_url}"
+    ray.shutdown()
+
+
+def test_ray_jobs_backend(env: Path, export: Path, ray_head: str):
+    job = (
+        avd(
+            "eval",
+            "run",
+            "retrieval",
+            "--model",
+            "random:5",
+            "--data",
+            str(export),
+            "--backend",
+            "ray",
+            "-b",
+            f"address={ray_head}",
+        )
+        .strip()
+        .splitlines()[-1]
+    )
+    row = _wait(job)
+    assert row["status"] == "succeeded" and row["backend"] == "ray", row
+    assert row["backend_job_id"] == f"avd-eval-{row['id']}" and row["summary"]["overall.n"] == 120
+    assert "retrieval" in avd("eval", "logs", job)  # fetched from Ray's job logs
+
+    from ray.job_submission import JobSubmissionClient
+
+    slow = (
+        avd(
+            "eval",
+            "run",
+            "retrieval",
+            "--model",
+            "random",
+            "--data",
+            str(export),
+            "--backend",
+            "ray",
+            "-b",
+            f"address={ray_head}",
+            "-o",
+            "batch_size=1",
+        )
+        .strip()
+        .splitlines()[-1]
+    )
+    row = json.loads(avd("eval", "cancel", slow) and avd("eval", "status", slow, "--json"))
+    assert row["status"] == "cancelled"
+    client = JobSubmissionClient(ray_head)
+    deadline = time.monotonic() + 60
+    while str(client.get_job_status(row["backend_job_id"])).rsplit(".", 1)[-1] not in (
+        "STOPPED",
+        "SUCCEEDED",
+    ):
+        assert time.monotonic() < deadline, "Ray did not stop the job"
+        time.sleep(0.5)

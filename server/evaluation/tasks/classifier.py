@@ -136,7 +136,7 @@ class FineTunedClassifier:
                 optimiser.zero_grad()
                 loss.backward()
                 optimiser.step()
-                total += float(loss)
+                total += float(loss.detach())
                 batches += 1
             self.history.append({"epoch": epoch + 1, "loss": total / max(1, batches)})
         self.model.eval()
