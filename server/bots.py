@@ -258,7 +258,8 @@ class Bot:
             if cfg.think:
                 await asyncio.sleep(cfg.think * (0.5 + random.random()))
             pool = QUESTIONS if self.role == "questioner" else ANSWERS
-            text = f"{pool[(self.round - 1) % len(pool)]} ({self.name} r{self.round} #{next(self._counter)})"
+            # a unique tail makes every text a key for relay timing; worded so no chat rule trips on it
+            text = f"{pool[(self.round - 1) % len(pool)]} (reference {next(self._counter)}.)"
             self.sent_at[text] = time.perf_counter()
             await self._send(ws, {"type": "message", "client_id": uuid.uuid4().hex, "text": text})
         elif self.turn is None and self.todo:

@@ -159,9 +159,6 @@ def _load_groups() -> None:
     from server.evaluation.cli import app as eval_app
 
     register(eval_app, "eval")
-    from server.evaluation.cli import app as eval_app
-
-    register(eval_app, "eval")
     from server.export.cli import register as register_export
 
     register_export(app)  # avd export, avd import-dialogs

@@ -18,7 +18,8 @@ from sqlalchemy import select
 
 from server.db.models import Worker
 from server.dialog import protocol as p
-from server.dialog.machine import Disconnected, Quit, Reconnected, SendMessage, SubmitForm
+from server.dialog.machine import Disconnected, Outcome, Quit, Reconnected, SendMessage, SubmitForm
+from server.dialog.moderation import Moderator
 from server.dialog.runtime import DialogRuntime
 from server.services import Services
 from server.sweeper import Sweeper
@@ -82,6 +83,7 @@ class Connection:
 class WorkerSocket:
     def __init__(self, services: Services, runtime: DialogRuntime, sweeper: Sweeper) -> None:
         self.s = services
+        self.moderator = Moderator(services, runtime)
         self.runtime = runtime
         self.sweeper = sweeper
         self._release = services.redis.register_script(RELEASE_PRESENCE_LUA)
@@ -268,9 +270,7 @@ class WorkerSocket:
             case p.Ready(match_id=match_id):
                 await self._ready(worker, match_id, conn)
             case p.ChatMessage(client_id=cid, text=text):
-                await self._dialog_event(
-                    worker, conn, cid, lambda role: lambda now: SendMessage(role, cid, text, now)
-                )
+                await self._chat(worker, conn, cid, text)
             case p.FormSubmit() as f:
                 await self._dialog_event(
                     worker,
@@ -304,16 +304,45 @@ class WorkerSocket:
         elif result == "forbidden":
             await self._error(conn, "forbidden", "That pairing is not yours.")
 
-    async def _dialog_event(self, worker: str, conn: Connection, client_id: str, make) -> None:
+    async def _dialog_event(self, worker: str, conn: Connection, client_id: str, make) -> Outcome | None:
         where = await self._where(worker)
         if where.get("state") not in ("dialog", "done", "ended") or not where.get("dialog"):
             await self._error(conn, "no_dialog", "You are not in a dialog.", client_id)
-            return
+            return None
         out = await self.runtime.handle(where["dialog"], make(where["role"]))
         if out is None:
             await self._error(conn, "no_dialog", "That dialog no longer exists.", client_id)
         elif out.error:
             await self._error(conn, out.error[0], out.error[1], client_id)
+        return out
+
+    async def _chat(self, worker: str, conn: Connection, client_id: str, text: str) -> None:
+        """A chat message: the live rules first, then the dialog machine."""
+        where = await self._where(worker)
+        dialog_id, role = where.get("dialog"), where.get("role")
+        screening = None
+        if where.get("state") == "dialog" and dialog_id and role:
+            screening = await self.moderator.screen(dialog_id, role, worker, client_id, text)
+        if screening and screening.action == "bounce":
+            await conn.send_model(
+                p.Error(
+                    code="rule_violation",
+                    message=screening.message,
+                    client_id=client_id,
+                    rules=screening.rules,
+                )
+            )
+            if screening.expel and dialog_id and role:
+                await self.moderator.expel(dialog_id, role)
+            return
+        flags = screening.flags if screening else ()
+        out = await self._dialog_event(
+            worker, conn, client_id, lambda role: lambda now: SendMessage(role, client_id, text, now, flags)
+        )
+        if screening and screening.action == "warn" and out is not None and out.changed:
+            await conn.send_model(
+                p.RuleWarning(client_id=client_id, rules=screening.rules, message=screening.message)
+            )
 
     async def _leave(self, worker: str, conn: Connection) -> None:
         waited = await self.s.lobby.leave(worker)

@@ -100,6 +100,9 @@ def _codes_in(tree: ast.AST) -> set[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
+            for kw in node.keywords if name == "Error" else ():
+                if kw.arg == "code" and isinstance(kw.value, ast.Constant):
+                    found.add(kw.value.value)
             if name in ("_reject", "_error", "_fatal", "TokenError"):
                 for arg in node.args:
                     if (

@@ -102,6 +102,7 @@ class Turn(Base):
     client_id: Mapped[str] = mapped_column(String(64))
     sent_at: Mapped[datetime] = mapped_column()
     latency_ms: Mapped[int] = mapped_column(Integer)
+    flags: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
 
 
 class Response(Base):
@@ -177,5 +178,5 @@ class Researcher(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-from server.db import provider_models  # noqa: E402,F401
-from server.db import study_models  # noqa: E402,F401
+# Tables defined beside this module register on the same metadata (Alembic sees them).
+from server.db import eval_models, provider_models, study_models  # noqa: E402,F401

@@ -113,6 +113,7 @@ class SendMessage:
     client_id: str
     text: str
     now: float
+    flags: tuple[dict, ...] = ()  # soft rule hits the message was accepted with
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,15 @@ class Quit:
     now: float
 
 
-Event = Start | SendMessage | SubmitForm | DeadlineFired | Disconnected | Reconnected | Quit
+@dataclass(frozen=True)
+class Expel:
+    """The worker broke the chat rules too often (``max_hard_violations``)."""
+
+    role: Role
+    now: float
+
+
+Event = Start | SendMessage | SubmitForm | DeadlineFired | Disconnected | Reconnected | Quit | Expel
 
 
 # ---------------------------------------------------------------- effects
@@ -166,6 +175,7 @@ class StoreTurn:
     client_id: str
     at: float
     latency_ms: int
+    flags: tuple[dict, ...] | list[dict] = ()
 
 
 @dataclass(frozen=True)
@@ -298,6 +308,10 @@ def apply(state: DialogState, event: Event, policy: Policy) -> Outcome:
             if s.out[role]:
                 return _reject(s, "not_active", "You have nothing left to do in this dialog.")
             return _drop(s, role, "abandoned", "left", now, policy)
+        case Expel(role=role, now=now):
+            if s.out[role]:
+                return Outcome(state=s)
+            return _drop(s, role, "abandoned", "rule_violations", now, policy)
     raise TypeError(f"unknown event {event!r}")
 
 
@@ -353,7 +367,7 @@ def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
     s.applied[key] = s.seq
     latency = max(0, round((e.now - s.turn_started) * 1000))
     effects: list[Effect] = [
-        StoreTurn(s.seq, s.round, e.role, text, e.client_id, e.now, latency),
+        StoreTurn(s.seq, s.round, e.role, text, e.client_id, e.now, latency, e.flags),
         Acknowledge(e.role, e.client_id, s.seq),
         Relay(s.seq),
     ]

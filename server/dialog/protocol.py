@@ -223,6 +223,18 @@ class Error(_Frame):
     code: str
     message: str
     client_id: str | None = None
+    rules: list[str] | None = Field(
+        None, description="For code rule_violation: the ids of the chat rules the message broke."
+    )
+
+
+class RuleWarning(_Frame):
+    """Your message was accepted and relayed, but it bends a chat rule; please avoid it."""
+
+    type: Literal["rule_warning"] = "rule_warning"
+    client_id: str = Field(description="The accepted message this is about.")
+    rules: list[str] = Field(description="Ids of the soft rules the message hit.")
+    message: str = Field(description="What to do differently, for the worker.")
 
 
 class Pong(_Frame):
@@ -243,6 +255,7 @@ SERVER_FRAMES: tuple[type[BaseModel], ...] = (
     Ended,
     Done,
     Error,
+    RuleWarning,
     Pong,
 )
 CLIENT_FRAMES: tuple[type[BaseModel], ...] = (

@@ -223,6 +223,11 @@ EXAMPLES: dict[type[BaseModel], BaseModel] = {
         message="Please wait: it is your partner's turn (an answer).",
         client_id="q-7c1e-2",
     ),
+    p.RuleWarning: p.RuleWarning(
+        client_id="q-r2-3b81",
+        rules=["generic_question"],
+        message="Ask about something specific in the picture rather than a general question.",
+    ),
     p.Pong: p.Pong(at=T0 + 12.5),
 }
 
@@ -486,6 +491,14 @@ ERRORS: list[tuple[str, str, str]] = [
         "refused",
     ),
     ("not_active", "`message` after your part of the dialog is over.", "refused"),
+    (
+        "rule_violation",
+        "The message broke a hard chat rule (greeting, offensive, chat language, not a question, ...). "
+        "`rules` lists the rule ids and `message` says what to change. The partner never sees it; the turn "
+        "stays yours; after `max_hard_violations` of them the dialog ends for you (`ended`, reason "
+        "`rule_violations`).",
+        "refused",
+    ),
     (
         "client_id_reused",
         "A `client_id` already used by this worker for a different kind of frame (a message id on a "

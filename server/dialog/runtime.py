@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
 from redis.exceptions import WatchError
+from rq import Queue
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
@@ -39,7 +41,10 @@ from server.dialog.machine import (
     apply,
     other,
 )
+from server.qc.jobs import enqueue, qc_queue
 from server.services import Services
+
+log = logging.getLogger(__name__)
 
 KEEP_SECONDS = 7 * 86400  # how long a finished dialog's live state stays for reconnects
 
@@ -97,7 +102,8 @@ class DialogRuntime:
         self.s = services
         self._meta: dict[str, dict] = {}
         self._writer = GroupCommit(services.sessions)
-        self._qc_queue = None
+        self._qc_queue: Queue | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ start
 
@@ -273,6 +279,7 @@ class DialogRuntime:
                 client_id=t.client_id,
                 sent_at=_ts(t.at),
                 latency_ms=t.latency_ms,
+                flags=list(t.flags),
             )
             for t in turns
         ] + [
@@ -298,7 +305,7 @@ class DialogRuntime:
                 except IntegrityError:
                     await db.rollback()
 
-    async def _logged(self, dialog_id: str) -> tuple[list[StoreTurn], list[StoreForm]]:
+    async def logged(self, dialog_id: str) -> tuple[list[StoreTurn], list[StoreForm]]:
         k = self.s.keys
         raw_turns = await self.s.redis.lrange(k.dialog_log(dialog_id), 0, -1)
         raw_forms = await self.s.redis.hvals(k.dialog_log(dialog_id) + ":forms")
@@ -310,7 +317,7 @@ class DialogRuntime:
     async def _repair(self, out: Outcome) -> None:
         """A resend of something already accepted: make sure it is stored and relayed."""
         ack = next(e for e in out.effects if isinstance(e, Acknowledge))
-        turns, forms = await self._logged(out.state.id)
+        turns, forms = await self.logged(out.state.id)
         turns = [t for t in turns if t.client_id == ack.client_id]
         forms = [f for f in forms if f.client_id == ack.client_id]
         await self._store(out.state.id, turns, forms)
@@ -329,7 +336,7 @@ class DialogRuntime:
 
     async def view(self, st: DialogState, role: p.Role) -> p.DialogView:
         meta = await self.meta(st.id)
-        turns, _ = await self._logged(st.id)
+        turns, _ = await self.logged(st.id)
         image_url = None
         if role == "answerer" or st.revealed:
             image_url = "/img/" + self.s.signer.image_ticket(st.id, st.workers[role])
@@ -369,6 +376,7 @@ class DialogRuntime:
                 "form_timeout": "Your time to fill in the form ran out, so this dialog has ended.",
                 "disconnected": "You were away too long, so this dialog has ended.",
                 "left": "You left this dialog.",
+                "rule_violations": "Several of your messages broke the chat rules, so this dialog has ended.",
             }
             message = messages.get(reason, "This dialog has ended.")
             await self.s.redis.hset(self.s.keys.where(worker), "state", "ended")
@@ -409,7 +417,7 @@ class DialogRuntime:
         )
 
     async def _finalize(self, st: DialogState) -> None:
-        turns, forms = await self._logged(st.id)
+        turns, forms = await self.logged(st.id)
         await self._store(st.id, turns, forms)  # anything a crash left unstored
         async with self.s.sessions() as db:
             await db.execute(
@@ -427,15 +435,20 @@ class DialogRuntime:
         if st.status != "complete":
             await self.s.pool.release(st.stimulus_id)
         self._meta.pop(st.id, None)
-        await self._enqueue_qc(st.id)
+        # QC runs in the background, after the workers got their frames; a job that could not be
+        # queued is not lost: `avd qc run` judges every finished dialog without a verdict
+        task = asyncio.create_task(self._enqueue_qc(st.id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _enqueue_qc(self, dialog_id: str) -> None:
         """Every finished dialog gets a QC job; a QC worker (``avd qc worker``) runs it."""
-        from server.qc.jobs import enqueue, qc_queue
-
-        if self._qc_queue is None:
-            self._qc_queue = qc_queue(self.s.settings, self.s.redis_url)
-        await asyncio.to_thread(enqueue, self._qc_queue, self.s.settings.study, [dialog_id])
+        try:
+            if self._qc_queue is None:
+                self._qc_queue = qc_queue(self.s.settings, self.s.redis_url)
+            await asyncio.to_thread(enqueue, self._qc_queue, self.s.settings.study, [dialog_id])
+        except Exception:
+            log.exception("could not queue QC for dialog %s; `avd qc run` will pick it up", dialog_id)
 
     async def dialog_row(self, dialog_id: str) -> Dialog | None:
         async with self.s.sessions() as db:

@@ -1,0 +1,86 @@
+"""Live chat rules applied before a message reaches the partner.
+
+A hard violation bounces the message back to its author with the reason (nothing is
+stored or relayed, the turn stays theirs) and counts against the worker; after
+``max_hard_violations`` bounces in one dialog the worker is removed from it. Soft
+violations are accepted, flagged on the stored turn, and the author gets a warning.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from server.db.models import WorkerEvent
+from server.dialog.machine import Expel, clean_text
+from server.dialog.runtime import DialogRuntime
+from server.qc.flags import rules_config
+from server.rules import check
+from server.services import Services
+
+
+@dataclass(frozen=True)
+class Screening:
+    action: str  # accept | warn | bounce
+    rules: list[str]
+    message: str
+    flags: tuple[dict, ...]
+    expel: bool = False  # the bounce that reached max_hard_violations
+
+
+class Moderator:
+    def __init__(self, services: Services, runtime: DialogRuntime) -> None:
+        self.s = services
+        self.runtime = runtime
+        self.config = rules_config(services.settings.rules)
+
+    async def screen(
+        self, dialog_id: str, role: str, worker: str, client_id: str, text: str
+    ) -> Screening | None:
+        """The rules' verdict, or None when the machine alone should judge (not this role's
+        turn, a resend, a length problem, no such dialog)."""
+        state = await self.runtime.load(dialog_id)
+        policy = self.s.policy
+        cleaned = clean_text(text)
+        if (
+            state is None
+            or not state.chatting
+            or state.turn != role
+            or f"{role}:{client_id}" in state.applied
+            or not policy.min_message_chars <= len(cleaned) <= policy.max_message_chars
+        ):
+            return None
+        turns, _ = await self.runtime.logged(dialog_id)
+        history = [{"role": t.role, "text": t.text} for t in turns]
+        meta = await self.runtime.meta(dialog_id)
+        result = check(role, state.round, cleaned, history, meta["opinions"], self.config)
+        screening = Screening(
+            action=result.action,
+            rules=result.rule_ids,
+            message=" ".join(dict.fromkeys(h.message for h in result.hits)),
+            flags=tuple(h.as_dict() for h in result.hits),
+        )
+        if result.action == "bounce":
+            count = await self._count(dialog_id, role, worker, screening, cleaned)
+            limit = self.s.settings.max_hard_violations
+            screening = replace(screening, expel=bool(limit) and count >= limit)
+        return screening
+
+    async def expel(self, dialog_id: str, role: str) -> None:
+        await self.runtime.handle(dialog_id, lambda now: Expel(role, now))  # type: ignore[arg-type]
+
+    async def _count(self, dialog_id: str, role: str, worker: str, screening: Screening, text: str) -> int:
+        key = self.s.keys.dialog(dialog_id) + ":violations"
+        count = await self.s.redis.hincrby(key, role, 1)
+        await self.s.redis.expire(key, 7 * 86400)
+        async with self.s.sessions() as db:
+            db.add(
+                WorkerEvent(
+                    study=self.s.settings.study,
+                    worker_id=worker,
+                    dialog_id=dialog_id,
+                    kind="rule_bounce",
+                    detail={"rules": screening.rules, "text": text[:500], "count": count},
+                )
+            )
+            await db.commit()
+        return count
