@@ -220,7 +220,7 @@ def server_factory(tmp_path: Path) -> Iterator:
         )
         server = ServerProcess(f"http://127.0.0.1:{port}", proc, log_path)
         started.append(server)
-        deadline = time.time() + 30
+        deadline = time.time() + 90  # a loaded 2-core machine can take long to import the app
         while time.time() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError("server exited:\n" + server.log())

@@ -10,12 +10,12 @@ from typing import Annotated
 
 import typer
 
-from server.admin import charts
 from server.cli_common import settings_or_exit
 from server.settings import Settings
 
 
 async def _data(settings: Settings) -> tuple[dict, dict]:
+    from server.admin import charts
     from server.db.engine import make_engine, make_sessionmaker
     from server.stats import study_stats
 
@@ -28,6 +28,8 @@ async def _data(settings: Settings) -> tuple[dict, dict]:
 
 
 def write_report(out: Path, data: dict, stats: dict, study: str) -> Path:
+    from server.admin import charts  # matplotlib: loaded only when a report is written
+
     out.mkdir(parents=True, exist_ok=True)
     sections = []
     for name in charts.CHARTS:
