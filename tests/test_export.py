@@ -37,6 +37,19 @@ from server.export.writer import ExportOptions, NothingToExport, export_dataset
 from server.settings import Settings
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
+QUESTIONS = (
+    "What colour is the {thing} in the middle?",
+    "Is anybody standing close to the {thing}?",
+    "How large does the {thing} look compared with the rest?",
+    "Does the light fall on the {thing} from the left or the right?",
+    "Which season might it be, judging by the {thing}?",
+    "Are the brush strokes around the {thing} smooth or rough?",
+    "What lies behind the {thing}?",
+    "Is the {thing} painted in detail or only sketched?",
+    "Are there animals anywhere near the {thing}?",
+    "What mood does the sky above the {thing} suggest?",
+)
+THINGS = ("house", "tree", "boat", "bridge", "church", "river", "hill", "garden")
 DATA_FILES = ("dialogs.jsonl", "splits.json", "datasheet.md", "retrieval/train.json", "retrieval/val.json")
 
 
@@ -71,7 +84,7 @@ def dialog_rows(
     ]
     at = began
     for r in range(1, done + 1):
-        question = f"Question {r} of dialog {n}: what is near the {rng.choice('ABCDE')}?"
+        question = QUESTIONS[(r - 1) % len(QUESTIONS)].format(thing=THINGS[n % len(THINGS)])
         answer = shared_answer if shared_answer and r == 1 else f"Answer {r} for {n} ({did})."
         for role, text in (("questioner", question), ("answerer", answer)):
             at += timedelta(seconds=rng.randint(3, 90), microseconds=rng.randint(0, 999_999))
@@ -92,7 +105,8 @@ def dialog_rows(
         forms = (("questioner", "before_reveal", "awe"), ("questioner", "after_reveal", final))
         for role, phase, emotion in (*forms, ("answerer", "answerer", "contentment")):
             at += timedelta(seconds=40)
-            text = f"The described {phase} scene feels lovely and calm to me, dialog {n}."
+            thing = THINGS[n % len(THINGS)]
+            text = f"The {thing} my partner described in the {phase} light sounds lovely and calm."
             rows.append(
                 Response(
                     dialog_id=did,
@@ -320,6 +334,41 @@ async def test_accepted_needs_qc_verdicts(settings, stimuli, tmp_path):
     summary = await export_dataset(settings, tmp_path / "c", ExportOptions(status="complete"))
     qcs = [r["qc"] for r in read_jsonl(tmp_path / "c" / "dialogs.jsonl")]
     assert summary.dialogs == 4 and sum(q is None for q in qcs) == 1
+
+
+async def test_export_carries_the_verdicts_of_the_qc_step(settings, stimuli, tmp_path):
+    """Real QC (server.qc) judges the dialogs; the export reads its verdicts and scores as stored."""
+    from server.qc.pipeline import pending_dialogs, run_qc
+
+    stims = await stimuli(3)
+    ids = await insert_dialogs(settings, stims, 6)
+    engine = make_engine(settings.resolved_database_url)
+    sessions = make_sessionmaker(engine)
+    async with sessions() as db:  # one explanation that has nothing to do with its dialog
+        await db.execute(
+            update(Response)
+            .where(Response.dialog_id == ids[0], Response.phase == "before_reveal")
+            .values(explanation="Bananas, rockets and spreadsheets have been chosen here for no reason.")
+        )
+        await db.commit()
+    await run_qc(sessions, settings, await pending_dialogs(sessions, settings))
+    async with sessions() as db:
+        rows = await db.execute(select(QcResult).where(QcResult.dialog_id.in_(ids)))
+        stored = {q.dialog_id: q for q in rows.scalars()}
+    await engine.dispose()
+    assert stored[ids[0]].verdict != "accept"
+    assert {d for d, q in stored.items() if q.verdict == "accept"} == set(ids[1:])
+
+    await export_dataset(settings, tmp_path / "all", ExportOptions(status="complete"))
+    for record in read_jsonl(tmp_path / "all" / "dialogs.jsonl"):
+        qc, row = record["qc"], stored[record["dialog_id"]]
+        assert qc["verdict"] == row.verdict and qc["reasons"] == list(row.reasons)
+        for phase, key in (("before_reveal", "questioner_before_reveal"), ("answerer", "answerer")):
+            assert qc["scores"][key]["polarity"] == row.scores[phase]["polarity"]
+            assert qc["scores"][key]["subjectivity"] == row.scores[phase]["subjectivity"]
+    summary = await export_dataset(settings, tmp_path / "acc", ExportOptions(status="accepted"))
+    assert {r["dialog_id"] for r in read_jsonl(tmp_path / "acc" / "dialogs.jsonl")} == set(ids[1:])
+    assert summary.excluded == {f"QC verdict {stored[ids[0]].verdict}": 1}
 
 
 async def test_since_selects_by_end_time(settings, stimuli, tmp_path):
