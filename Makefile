@@ -9,6 +9,8 @@ install:
 demo: install
 	avd demo
 
-test: install
+# the model evaluations are tested too, with tiny models built from configs (CPU torch)
+test:
+	$(PYTHON) -m pip install -q -e '.[dev,ml]'
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)
 	$(PYTHON) -m pytest -q
