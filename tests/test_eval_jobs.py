@@ -1,7 +1,7 @@
 """``avd eval`` jobs: recorded in the database, launched on a backend, followed, cancelled.
 
-The eval_run table is created here with ``create_all`` on a database of this module's own
-(PostgreSQL when reachable, else SQLite) until the Alembic migration for it exists.
+The eval_run table is created here on a database of this module's own (PostgreSQL when
+reachable, else SQLite; migrated with Alembic first) until the Alembic migration for it exists.
 """
 
 from __future__ import annotations
@@ -33,8 +33,12 @@ def _pg_reachable() -> bool:
 
 
 async def _create_table(url: str) -> None:
+    """The collection schema by its migrations, plus eval_run (no migration yet)."""
     from sqlalchemy.ext.asyncio import create_async_engine
 
+    from server.db.migrate import upgrade
+
+    await asyncio.to_thread(upgrade, url)
     engine = create_async_engine(url)
     async with engine.begin() as conn:
         await conn.run_sync(lambda sync: EvalRun.__table__.create(sync, checkfirst=True))
@@ -284,3 +288,48 @@ def test_ray_jobs_backend(env: Path, export: Path, ray_head: str):
     ):
         assert time.monotonic() < deadline, "Ray did not stop the job"
         time.sleep(0.5)
+
+
+async def test_auto_launch_follows_the_accepted_set(settings_factory, stimuli, eval_db: str, tmp_path: Path):
+    """Runs start when the accepted set has grown by ``every``, on a fresh export, recorded as auto."""
+    from test_export import add_qc, insert_dialogs
+
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.evaluation import jobs
+    from server.evaluation.auto import AutoEvalPolicy, AutoEvalRun, launch_due
+
+    settings = settings_factory(database_url=eval_db)
+    ids = await insert_dialogs(settings, await stimuli(6, target=settings), 40)
+    await add_qc(settings, {d: "accept" for d in ids[:20]} | {d: "reject" for d in ids[20:25]})
+    policy = AutoEvalPolicy(
+        every=10,
+        runs=[
+            AutoEvalRun(task="retrieval", model="random"),
+            AutoEvalRun(task="multichoice", model="random:1"),
+        ],
+    )
+    engine = make_engine(eval_db)
+    sm = make_sessionmaker(engine)
+    try:
+        first = await launch_due(sm, settings, policy, tmp_path)
+        assert [r.task for r in first] == ["retrieval", "multichoice"]
+        assert all(r.trigger == "auto" and r.config["accepted_count"] == 20 for r in first)
+        export = Path(first[0].config["export_dir"])
+        assert sum(1 for _ in (export / "dialogs.jsonl").open()) == 20  # only accepted dialogs
+        assert await launch_due(sm, settings, policy, tmp_path) == []  # no growth, nothing new
+        await add_qc(settings, {d: "accept" for d in ids[25:31]})  # +6 < 10: not yet
+        assert await launch_due(sm, settings, policy, tmp_path) == []
+        forced = await launch_due(sm, settings, policy, tmp_path, force=True)  # avd qc run --then-eval
+        assert [r.config["accepted_count"] for r in forced] == [26, 26]
+        await add_qc(settings, {d: "accept" for d in ids[31:40]})  # 35 - 26 = 9: not yet
+        assert await launch_due(sm, settings, policy, tmp_path) == []
+        for run in first + forced:
+            for _ in range(600):
+                row = await jobs.refresh(sm, run.id)
+                if row.status in jobs.FINAL:
+                    break
+                await asyncio.sleep(0.2)
+            assert row.status == "succeeded", row.error
+            assert row.summary and row.study == settings.study
+    finally:
+        await engine.dispose()

@@ -55,6 +55,7 @@ async def launch(
     study: str = "default",
     trigger: str = "manual",
     device: str | None = None,
+    extra_config: dict[str, Any] | None = None,
 ) -> EvalRun:
     """Record a run, then submit it; the row holds everything needed to ask about it later."""
     from server.evaluation.runner import code_version
@@ -87,7 +88,12 @@ async def launch(
         backend=backend,
         status="queued",
         trigger=trigger,
-        config={"task": config.model_dump(), "backend_options": backend_options or {}, "device": device},
+        config={
+            "task": config.model_dump(),
+            "backend_options": backend_options or {},
+            "device": device,
+            **(extra_config or {}),
+        },
         code_version=code_version(),
     )
     async with sessionmaker() as session:
