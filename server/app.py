@@ -9,17 +9,19 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
-from fastapi import FastAPI, HTTPException, WebSocket
+from fastapi import Depends, FastAPI, HTTPException, WebSocket
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy import text
 
+from server.admin.api import require_admin
 from server.admin.api import router as admin_router
 from server.admin.auth import AdminSessions
 from server.db.models import Worker
 from server.dialog import protocol as p
 from server.dialog.runtime import DialogRuntime
+from server.export.api import router as export_router
 from server.providers.api import router as providers_router
 from server.providers.arrivals import record_arrival
 from server.redis_conn import EmbeddedRedis
@@ -183,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(FRONTEND / "admin.html")
 
     app.include_router(admin_router)
+    app.include_router(export_router, dependencies=[Depends(require_admin)])  # dataset download
     app.include_router(providers_router)  # crowd platforms (server/providers/api.py)
     from server.studies.api import router as study_router
 

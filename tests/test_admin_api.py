@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import httpx
@@ -135,6 +137,12 @@ async def test_review_decisions_charts_and_report(
         headers=headers,
     )
     assert paid.status_code == 409
+    zipped = client.get("/admin/api/export.zip", params={"status": "complete"})
+    assert zipped.status_code == 200 and zipped.headers["content-type"] == "application/zip"
+    with zipfile.ZipFile(io.BytesIO(zipped.content)) as archive:
+        dialogs_file = next(n for n in archive.namelist() if n.endswith("dialogs.jsonl"))
+        assert len(archive.read(dialogs_file).decode().splitlines()) == 2
+    assert httpx.get(server.url + "/admin/api/export.zip").status_code == 401
     numbers = client.get("/admin/api/charts").json()
     assert numbers["emotion_change_after_reveal"]["dialogs"] == 2
     assert len(numbers["subjectivity"]["answerer"]) == 2
