@@ -160,8 +160,12 @@ async def _write(
                         progress(done, len(ids))
         splits = {name: sum(1 for s in split_of.values() if s == name) for name in ("train", "val", "test")}
         _write_splits(work / "splits.json", split_of, options)
+        # the biggest file is checksummed while the retrieval files are written (hashlib and
+        # SQLite both work without the GIL, so this uses the second core)
+        dialogs_digest = asyncio.ensure_future(asyncio.to_thread(sha256_of, work / "dialogs.jsonl"))
         missing = await asyncio.to_thread(_write_images, work, images, media_store(settings), options.images)
         counts = await asyncio.to_thread(retrieval.write, work / "retrieval") if retrieval else None
+        known = {"dialogs.jsonl": await dialogs_digest}
         since_text = format_timestamp(sel.since) if sel.since else None
         (work / "datasheet.md").write_text(
             datasheet.render(
@@ -180,7 +184,7 @@ async def _write(
             ),
             encoding="utf-8",
         )
-        await asyncio.to_thread(_write_manifest, work, sel, options, selected)
+        await asyncio.to_thread(_write_manifest, work, sel, options, selected, known)
     finally:
         if retrieval:
             retrieval.close()
@@ -247,15 +251,22 @@ def _is_missing(exc: Exception) -> bool:
     return isinstance(exc, OSError | ValueError) or exc.__class__.__name__ == "ClientError"
 
 
-def _write_manifest(work: Path, sel: source.Selection, options: ExportOptions, selected: int) -> None:
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _write_manifest(
+    work: Path, sel: source.Selection, options: ExportOptions, selected: int, known: dict[str, str]
+) -> None:
     """The only file that changes between identical exports: time and checksums of the others."""
     files = {}
     for path in sorted(p for p in work.rglob("*") if p.is_file()):
-        digest = hashlib.sha256()
-        with path.open("rb") as fh:
-            while chunk := fh.read(1 << 20):
-                digest.update(chunk)
-        files[path.relative_to(work).as_posix()] = digest.hexdigest()
+        name = path.relative_to(work).as_posix()
+        files[name] = known.get(name) or sha256_of(path)
     manifest = {
         "exported_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "schema_version": SCHEMA_VERSION,
