@@ -234,12 +234,12 @@ def error_categories(truths: Sequence[str], predictions: Sequence[str]) -> dict[
 
 def bleu(hypotheses: Sequence[str], references: Sequence[str]) -> dict[str, Any]:
     """Corpus BLEU-1..4 with sacrebleu (default 13a tokeniser, exp smoothing) and its signature."""
-    from sacrebleu.metrics import BLEU
-
     if len(hypotheses) != len(references):
         raise ValueError("hypotheses and references differ in length")
     if not hypotheses:
         return {"bleu": None, "bleu1": None, "bleu2": None, "bleu3": None, "bleu4": None, "signature": None}
+    from sacrebleu.metrics import BLEU
+
     out: dict[str, Any] = {}
     for order in (1, 2, 3, 4):
         metric = BLEU(max_ngram_order=order)

@@ -79,8 +79,13 @@ def write_status(out: Path, state: str, **extra: Any) -> None:
 
 
 def _progress(iterable: Any, total: int, desc: str, enabled: bool) -> Any:
-    from tqdm import tqdm
-
+    """A tqdm bar on stderr (the job log); a plain start line when tqdm is not installed."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        if enabled:
+            print(f"{desc}: {total} batches", file=sys.stderr, flush=True)
+        return iterable
     return tqdm(iterable, total=total, desc=desc, disable=not enabled, mininterval=1.0, file=sys.stderr)
 
 
