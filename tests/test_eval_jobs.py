@@ -1,8 +1,4 @@
-"""``avd eval`` jobs: recorded in the database, launched on a backend, followed, cancelled.
-
-The eval_run table is created here on a database of this module's own (PostgreSQL when
-reachable, else SQLite; migrated with Alembic first) until the Alembic migration for it exists.
-"""
+"""``avd eval`` jobs: recorded in the database, launched on a backend, followed, cancelled."""
 
 from __future__ import annotations
 
@@ -18,56 +14,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from server.db.eval_models import EvalRun
 from server.evaluation.synthetic import write_synthetic_export
 
-FORCE_EMBEDDED = os.environ.get("AVD_TEST_EMBEDDED") == "1"
 
-
-def _pg_reachable() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 5432), timeout=0.5):
-            return True
-    except OSError:
-        return False
-
-
-async def _create_table(url: str) -> None:
-    """The collection schema by its migrations, plus eval_run (no migration yet)."""
-    from sqlalchemy.ext.asyncio import create_async_engine
-
-    from server.db.migrate import upgrade
-
-    await asyncio.to_thread(upgrade, url)
-    engine = create_async_engine(url)
-    async with engine.begin() as conn:
-        await conn.run_sync(lambda sync: EvalRun.__table__.create(sync, checkfirst=True))
-    await engine.dispose()
-
-
-@pytest.fixture(scope="module")
-def eval_db(tmp_path_factory) -> Iterator[str]:
-    if not FORCE_EMBEDDED and _pg_reachable():
-        import asyncpg
-
-        name = f"avd_eval_{uuid.uuid4().hex[:10]}"
-
-        async def admin(sql: str) -> None:
-            conn = await asyncpg.connect(host="127.0.0.1", port=5432, database="test")
-            try:
-                await conn.execute(sql)
-            finally:
-                await conn.close()
-
-        asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-        url = f"postgresql+asyncpg://127.0.0.1:5432/{name}"
-        asyncio.run(_create_table(url))
-        yield url
-        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        return
-    url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('evaldb') / 'eval.db'}"
-    asyncio.run(_create_table(url))
-    yield url
+@pytest.fixture
+def eval_db(database_url: str) -> str:
+    """The test session's database (PostgreSQL when reachable, else SQLite), migrated by Alembic."""
+    return database_url
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """The record of an evaluation run (``avd eval``), kept apart from the collection models.
 
-Import this module wherever the full metadata is needed (Alembic's autogenerate included):
-``server.db.models`` does not import it.
+``server.db.models`` imports this module at its end, so the table is on ``Base.metadata``
+wherever the models are (Alembic's autogenerate included).
 """
 
 from __future__ import annotations
