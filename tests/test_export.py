@@ -6,13 +6,11 @@ rows inserted directly the way the runtime stores them.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import hmac
 import io
 import json
 import random
-import socket
 import subprocess
 import zipfile
 from collections import Counter, defaultdict
@@ -29,7 +27,7 @@ from server.db.migrate import upgrade
 from server.db.models import Dialog, QcResult, Response, Stimulus, Turn, Worker
 from server.dialog.protocol import EMOTIONS
 from server.export import source
-from server.export.api import build_export_zip, router
+from server.export.api import build_export_zip
 from server.export.importer import import_dialogs
 from server.export.schema import SPLITS, describe_errors, validate_record
 from server.export.splits import SplitItem, assign_splits
@@ -679,38 +677,33 @@ async def test_avd_export_and_import_dialogs_commands(settings, settings_factory
 # ---------------------------------------------------------------- dashboard download
 
 
-async def test_export_zip_from_a_running_app(settings, stimuli, tmp_path):
-    """The router served by the real app in a real uvicorn server; the zip holds the export."""
-    import uvicorn
-
-    from server.app import create_app
+async def test_export_zip_download_from_the_dashboard(settings, stimuli, server_factory, tmp_path):
+    """The real server process serves the zip to a logged-in researcher, and only to one."""
+    from tests.test_admin_api import create_admin, logged_in
 
     stims = await stimuli(3)
     await insert_dialogs(settings, stims, 5)
-    app = create_app(settings)
-    app.include_router(router)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    task = asyncio.create_task(server.serve())
+    create_admin(settings)
+    server = server_factory(settings)
+    anonymous = httpx.get(server.url + "/admin/api/export.zip", timeout=30)
+    client, _csrf = logged_in(server.url)
     try:
-        while not server.started:
-            await asyncio.sleep(0.05)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
-            reply = await client.get("/admin/api/export.zip", params={"status": "complete", "seed": 5})
-            refused = await client.get("/admin/api/export.zip", params={"status": "accepted"})
+        reply = client.get("/admin/api/export.zip", params={"status": "complete", "seed": 5}, timeout=120)
+        refused = client.get("/admin/api/export.zip", params={"status": "accepted"}, timeout=120)
     finally:
-        server.should_exit = True
-        await task
-    assert reply.status_code == 200 and reply.headers["content-type"] == "application/zip"
+        client.close()
+    assert anonymous.status_code == 401
+    assert reply.status_code == 200, reply.text
+    assert reply.headers["content-type"] == "application/zip"
     archive = zipfile.ZipFile(io.BytesIO(reply.content))
     root = f"avd-{settings.study}-complete-seed5"
     names = set(archive.namelist())
     assert {f"{root}/{n}" for n in DATA_FILES + ("manifest.json",)} <= names
     assert len(archive.read(f"{root}/dialogs.jsonl").splitlines()) == 5
+    assert len([n for n in names if n.startswith(f"{root}/images/")]) == 3
     assert refused.status_code == 409 and "QC" in refused.json()["detail"]
 
     again = await build_export_zip(settings, ExportOptions(seed=5), tmp_path)
     same = zipfile.ZipFile(again)
-    assert same.read(f"{root}/dialogs.jsonl") == archive.read(f"{root}/dialogs.jsonl")
+    for name in names - {f"{root}/manifest.json"}:
+        assert same.read(name) == archive.read(name), name
