@@ -151,8 +151,8 @@ def test_rotations_and_difficulty(data: ExportData):
     assert len(samples) == 4 * len(items)
     assert all(data.dialogs[i].feelings["questioner_before"].emotion != "something_else" for i in items)
     first = [s for s in samples if s.meta["dialog_id"] == sorted(items)[0]]
-    assert [s.inputs["options"] for s in first[1:]] == [
-        first[0].inputs["options"][k:] + first[0].inputs["options"][:k] for k in (1, 2, 3)
+    assert [s.inputs["choices"] for s in first[1:]] == [
+        first[0].inputs["choices"][k:] + first[0].inputs["choices"][:k] for k in (1, 2, 3)
     ]
     assert len({s.target for s in first}) == 4  # the truth visits every letter once
     for s in samples:

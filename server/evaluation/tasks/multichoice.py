@@ -92,7 +92,7 @@ class MultipleChoiceTask(Task):
                     id=f"{d.id}:r{rotation}",
                     inputs={
                         "prompt": build_prompt(context, rotated),
-                        "options": rotated,
+                        "choices": rotated,
                         "score_by": c.score_by,
                     },
                     target=rotated.index(feeling.emotion),
@@ -101,19 +101,19 @@ class MultipleChoiceTask(Task):
 
     def predict(self, model: Any, samples: Sequence[Sample]) -> list[int]:
         if model.kind == "random":
-            return [model.rng(s.hash).randrange(len(s.inputs["options"])) for s in samples]
+            return [model.rng(s.hash).randrange(len(s.inputs["choices"])) for s in samples]
         out = []
         for s in samples:
             if self.config.score_by == "letter":
-                choices = list(LETTERS[: len(s.inputs["options"])])
+                choices = list(LETTERS[: len(s.inputs["choices"])])
             else:
-                choices = [display(o) for o in s.inputs["options"]]
+                choices = [display(o) for o in s.inputs["choices"]]
             scores = model.loglik(s.inputs["prompt"], choices, reduce="mean")
             out.append(max(range(len(scores)), key=lambda i: (scores[i], -i)))  # ties: earliest option
         return out
 
     def score(self, sample: Sample, output: int) -> dict[str, Any]:
-        return {"choice": sample.inputs["options"][output], "correct": output == sample.target}
+        return {"choice": sample.inputs["choices"][output], "correct": output == sample.target}
 
     def aggregate(self, samples: Sequence[Sample], outputs: Sequence[Any], scores: Sequence[dict]) -> dict:
         items: dict[str, dict[str, Any]] = {}
