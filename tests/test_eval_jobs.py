@@ -57,9 +57,9 @@ def _wait(job: str, timeout: float = 240) -> dict:
 
 
 def test_local_run_is_recorded_and_reports_results(env: Path, export: Path):
-    job = (
-        avd("eval", "run", "retrieval", "--model", "random:2", "--data", str(export)).strip().splitlines()[-1]
-    )
+    waited = avd("eval", "run", "retrieval", "--model", "random:2", "--data", str(export), "--wait")
+    job = waited.splitlines()[0]  # the id comes first, then the results tables
+    assert "overall.r@10" in waited and "per round" in waited
     row = _wait(job)
     assert row["status"] == "succeeded", row
     assert row["backend"] == "local" and row["trigger"] == "manual" and row["code_version"]
@@ -80,7 +80,13 @@ def test_local_run_is_recorded_and_reports_results(env: Path, export: Path):
 def test_failed_run_keeps_the_error(env: Path, tmp_path: Path):
     empty = tmp_path / "not-an-export"
     empty.mkdir()
-    job = avd("eval", "run", "retrieval", "--model", "random", "--data", str(empty)).strip().splitlines()[-1]
+    from server.cli import app
+
+    result = CliRunner().invoke(
+        app, ["eval", "run", "retrieval", "--model", "random", "--data", str(empty), "--wait"]
+    )
+    assert result.exit_code == 1 and "failed" in result.stdout  # --wait exits non-zero on failure
+    job = result.stdout.splitlines()[0]
     row = _wait(job)
     assert row["status"] == "failed" and "dialogs.jsonl" in row["error"]
     assert "FileNotFoundError" in avd("eval", "logs", job)
