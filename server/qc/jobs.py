@@ -13,11 +13,10 @@ from collections import Counter
 import redis
 from rq import Queue
 
-from server.db.engine import make_engine, make_sessionmaker
-from server.qc.pipeline import run_qc
 from server.settings import Settings
 
 BATCH = 200
+JOB = "server.qc.jobs.qc_job"  # by name: the web process enqueues without importing the pipeline
 
 
 def queue_name(study: str) -> str:
@@ -30,6 +29,9 @@ def qc_queue(settings: Settings, redis_url: str) -> Queue:
 
 def qc_job(study: str, dialog_ids: list[str], force: bool = False) -> dict[str, int]:
     """The job body, run in an RQ worker process whose environment holds the settings."""
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.qc.pipeline import run_qc
+
     settings = Settings(study=study)
 
     async def run() -> Counter[str]:
@@ -47,6 +49,6 @@ def enqueue(queue: Queue, study: str, dialog_ids: list[str], force: bool = False
     jobs = []
     for start in range(0, len(dialog_ids), BATCH):
         batch = dialog_ids[start : start + BATCH]
-        job = queue.enqueue(qc_job, study, batch, force, job_timeout=600, result_ttl=86400)
+        job = queue.enqueue(JOB, study, batch, force, job_timeout=600, result_ttl=86400)
         jobs.append(job.id)
     return jobs
