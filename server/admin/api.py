@@ -9,7 +9,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import update
 
-from server.admin import charts, live, review
+from server.admin import live, review
 from server.admin.auth import COOKIE, SESSION_SECONDS, AdminSessions, current_admin, verify_password
 from server.db.models import Researcher, Stimulus
 from server.services import Services
@@ -156,12 +156,16 @@ async def decide(body: review.DecisionRequest, request: Request, user: str = Dep
 
 @router.get("/charts")
 async def chart_numbers(request: Request, _: str = Depends(require_admin)) -> dict:
+    from server.admin import charts  # matplotlib loads on the first chart, not at start-up
+
     services = services_of(request)
     return await charts.chart_data(services.sessions, services.settings.study)
 
 
 @router.get("/charts/{name}.svg")
 async def chart_svg(name: str, request: Request, _: str = Depends(require_admin)) -> Response:
+    from server.admin import charts
+
     if name not in charts.CHARTS:
         raise HTTPException(404, f"Unknown chart {name!r}; one of {', '.join(charts.CHARTS)}.")
     services = services_of(request)
