@@ -75,7 +75,7 @@ class Settings(BaseSettings):
     avoid_recent_partners: bool = True
     recent_partner_days: float = Field(30.0, ge=0)
     dialogs_per_stimulus: int = Field(1, ge=1)
-    pairing_scan: int = Field(64, ge=2, description="Waiting workers considered per pairing.")
+    pairing_scan: int = Field(64, ge=2, description="Present waiting workers considered per pairing.")
     sweep_interval_seconds: float = Field(0.2, gt=0)
     claim_seconds: float = Field(30.0, gt=0, description="A claimed deadline retries after this.")
     token_max_age_seconds: int = Field(12 * 3600, gt=0)
