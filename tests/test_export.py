@@ -31,7 +31,7 @@ from server.export.api import build_export_zip
 from server.export.importer import import_dialogs
 from server.export.schema import SPLITS, describe_errors, validate_record
 from server.export.splits import SplitItem, assign_splits
-from server.export.writer import ExportOptions, NothingToExport, export_dataset
+from server.export.writer import ExportOptions, InvalidRecord, NothingToExport, export_dataset
 from server.settings import Settings
 
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
@@ -277,6 +277,24 @@ async def test_in_progress_dialogs_are_never_exported(settings, stimuli, tmp_pat
     assert set(records) == {*done, quit_early}
     assert records[quit_early]["rounds"] == [] and records[quit_early]["ended_at"] is None
     assert summary.excluded == {"never started (pairing failed)": 1, "still in progress (not final)": 2}
+
+
+async def test_a_record_that_breaks_the_schema_stops_the_export(settings, stimuli, tmp_path):
+    stims = await stimuli(2)
+    ids = await insert_dialogs(settings, stims, 1200)  # the bad one is on the second page
+    engine = make_engine(settings.resolved_database_url)
+    async with make_sessionmaker(engine)() as db:
+        await db.execute(
+            update(Response)
+            .where(Response.dialog_id == ids[1100], Response.phase == "after_reveal")
+            .values(emotion="joy")
+        )
+        await db.commit()
+    await engine.dispose()
+    exports = tmp_path / "exports"
+    with pytest.raises(InvalidRecord, match=f"dialog {ids[1100]} .*questioner.after_reveal.emotion"):
+        await export_dataset(settings, exports / "out", ExportOptions())
+    assert list(exports.iterdir()) == []  # nothing half written
 
 
 async def test_export_reads_one_consistent_snapshot(settings, stimuli):

@@ -19,7 +19,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import FileResponse
 from starlette.background import BackgroundTask
 
-from server.export.writer import ExportOptions, NothingToExport, export_dataset
+from server.export.writer import ExportOptions, InvalidRecord, NothingToExport, export_dataset
 from server.settings import Settings
 
 router = APIRouter(tags=["export"])
@@ -62,6 +62,9 @@ async def export_zip(
     except NothingToExport as exc:
         shutil.rmtree(workdir, ignore_errors=True)
         raise HTTPException(409, str(exc)) from exc
+    except InvalidRecord as exc:  # bad data in the database: say which dialog
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise HTTPException(500, str(exc)) from exc
     except BaseException:
         shutil.rmtree(workdir, ignore_errors=True)
         raise

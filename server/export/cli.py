@@ -52,7 +52,7 @@ def export_cmd(
 
     from server.export.source import STATUSES
     from server.export.splits import parse_ratios
-    from server.export.writer import ExportOptions, NothingToExport, export_dataset
+    from server.export.writer import ExportOptions, InvalidRecord, NothingToExport, export_dataset
 
     if status not in STATUSES:
         raise typer.BadParameter(f"choose one of {', '.join(STATUSES)}", param_hint="--status")
@@ -89,6 +89,9 @@ def export_cmd(
             summary = asyncio.run(export_dataset(settings, out, options, progress, study=study))
         except NothingToExport as exc:
             console.print(f"[yellow]{exc}[/yellow]")
+            raise typer.Exit(1) from exc
+        except InvalidRecord as exc:
+            console.print(f"[red]Nothing was written:[/red] {exc}")
             raise typer.Exit(1) from exc
         except FileExistsError as exc:
             console.print(f"[red]{exc}[/red]")

@@ -11,6 +11,7 @@ a half-written export never looks finished.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import shutil
@@ -19,12 +20,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TextIO
+
+from pydantic import ValidationError
 
 from server.export import datasheet, source
 from server.export.records import dialog_record, image_file_name
 from server.export.retrieval import RetrievalBuilder, SplitCounts
-from server.export.schema import SCHEMA_VERSION, dump_line, format_timestamp, validate_record
+from server.export.schema import SCHEMA_VERSION, describe_errors, dump_line, format_timestamp, validate_record
 from server.export.splits import DEFAULT_RATIOS, SplitItem, assign_splits
 from server.media import MediaStore, media_store
 from server.settings import Settings
@@ -35,6 +38,10 @@ Progress = Callable[[int, int], None]  # (dialogs written, dialogs selected)
 
 class NothingToExport(Exception):
     """The selection is empty; the message says why (e.g. no QC verdicts yet)."""
+
+
+class InvalidRecord(Exception):
+    """A dialog in the database cannot be written as a valid record (bad data): export stops."""
 
 
 @dataclass(frozen=True)
@@ -130,34 +137,22 @@ async def _write(
             )
             ids = [r.dialog_id for r in index]
             del index
-            images = await source.read_images(conn, sel)
-            if progress:
-                progress(0, len(ids))
-            done = 0
 
-            def write_page(fh, rows: list) -> None:
-                """Build, check and write one page (runs in a thread while the next page loads)."""
+            def build(rows: list) -> list[str]:
+                """Records of one page as lines: checked, counted and fed to the retrieval pools."""
                 lines = []
                 for row, turns, responses in rows:
                     record = dialog_record(row, turns, responses, split_of[row.id], secret)
-                    validate_record(record)  # never publish a record that import would refuse
+                    _check(record)
                     lines.append(dump_line(record))
                     stats.add(record)
                     if retrieval:
                         retrieval.add(record)
-                fh.write("\n".join(lines) + "\n")
+                return lines
 
-            page_list = list(source.pages(ids, options.page_size))
+            images = await source.read_images(conn, sel)
             with (work / "dialogs.jsonl").open("w", encoding="utf-8", newline="\n") as fh:
-                loading = asyncio.ensure_future(source.read_page(conn, page_list[0]))
-                for number in range(len(page_list)):
-                    rows = await loading
-                    if number + 1 < len(page_list):
-                        loading = asyncio.ensure_future(source.read_page(conn, page_list[number + 1]))
-                    await asyncio.to_thread(write_page, fh, rows)
-                    done += len(rows)
-                    if progress:
-                        progress(done, len(ids))
+                await _write_dialogs(conn, fh, ids, options.page_size, progress, build)
         splits = {name: sum(1 for s in split_of.values() if s == name) for name in ("train", "val", "test")}
         _write_splits(work / "splits.json", split_of, options)
         # the biggest file is checksummed while the retrieval files are written (hashlib and
@@ -198,6 +193,41 @@ async def _write(
         missing_images=missing,
         retrieval=counts,
     )
+
+
+async def _write_dialogs(
+    conn, fh: TextIO, ids: list[str], page_size: int, progress: Progress | None, build
+) -> None:
+    """Stream the records page by page; page n + 1 loads while page n is built in a thread."""
+    pages = list(source.pages(ids, page_size))
+    if progress:
+        progress(0, len(ids))
+    done = 0
+    loading = asyncio.ensure_future(source.read_page(conn, pages[0]))
+    try:
+        for number in range(len(pages)):
+            rows = await loading
+            if number + 1 < len(pages):
+                loading = asyncio.ensure_future(source.read_page(conn, pages[number + 1]))
+            lines = await asyncio.to_thread(build, rows)
+            await asyncio.to_thread(fh.write, "\n".join(lines) + "\n")
+            done += len(rows)
+            if progress:
+                progress(done, len(ids))
+    finally:
+        if not loading.done():  # a failed page: do not leave a query running on the snapshot
+            loading.cancel()
+            with contextlib.suppress(BaseException):
+                await loading
+
+
+def _check(record: dict) -> None:
+    """Never publish a record that ``import-dialogs`` would refuse; name the dialog and fields."""
+    try:
+        validate_record(record)
+    except ValidationError as exc:
+        problems = "; ".join(f"{where}: {msg}" for where, msg in describe_errors(exc))
+        raise InvalidRecord(f"dialog {record['dialog_id']} does not fit the schema ({problems})") from exc
 
 
 def _write_splits(path: Path, split_of: dict[str, str], options: ExportOptions) -> None:
