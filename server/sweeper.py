@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from datetime import UTC, datetime
 
 from sqlalchemy import update
 
@@ -100,7 +101,7 @@ class Sweeper:
                 await db.execute(
                     update(Dialog)
                     .where(Dialog.id == ident, Dialog.status == "in_progress")
-                    .values(status="abandoned", end_reason="start_failed")
+                    .values(status="abandoned", end_reason="start_failed", ended_at=datetime.now(UTC))
                 )
                 await db.commit()
         elif kind == "lobby" and await self.s.lobby.expire(ident, at):

@@ -336,9 +336,22 @@ async def test_accepted_needs_qc_verdicts(settings, stimuli, tmp_path):
     summary = await export_dataset(settings, tmp_path / "b", ExportOptions(status="accepted"))
     records = {r["dialog_id"]: r for r in read_jsonl(tmp_path / "b" / "dialogs.jsonl")}
     assert set(records) == {ids[0], ids[1]}
-    assert summary.excluded == {"QC verdict reject": 1, "no QC verdict yet": 1}
+    assert summary.excluded == {"verdict reject (QC, or the researcher's review)": 1, "no QC verdict yet": 1}
     qc = records[ids[0]]["qc"]
     assert qc["verdict"] == "accept" and qc["reasons"] == []
+    # a researcher's review decision overrides the automatic verdict, both ways
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.db.models import Review
+
+    engine = make_engine(settings.resolved_database_url)
+    async with make_sessionmaker(engine)() as db:
+        db.add(Review(dialog_id=ids[1], decision="reject", reason="off-topic", reviewer="ada"))
+        db.add(Review(dialog_id=ids[2], decision="accept", reviewer="ada"))
+        await db.commit()
+    await engine.dispose()
+    reviewed = await export_dataset(settings, tmp_path / "reviewed", ExportOptions(status="accepted"))
+    assert {r["dialog_id"] for r in read_jsonl(tmp_path / "reviewed" / "dialogs.jsonl")} == {ids[0], ids[2]}
+    assert reviewed.excluded == {"verdict reject (QC, or the researcher's review)": 1, "no QC verdict yet": 1}
     assert qc["scores"]["questioner_before_reveal"] == {"polarity": 0.25, "subjectivity": 0.5}
     # scores QC did not store are computed with TextBlob from the explanation
     from textblob import TextBlob
@@ -384,7 +397,7 @@ async def test_export_carries_the_verdicts_of_the_qc_step(settings, stimuli, tmp
             assert qc["scores"][key]["subjectivity"] == row.scores[phase]["subjectivity"]
     summary = await export_dataset(settings, tmp_path / "acc", ExportOptions(status="accepted"))
     assert {r["dialog_id"] for r in read_jsonl(tmp_path / "acc" / "dialogs.jsonl")} == set(ids[1:])
-    assert summary.excluded == {f"QC verdict {stored[ids[0]].verdict}": 1}
+    assert summary.excluded == {f"verdict {stored[ids[0]].verdict} (QC, or the researcher's review)": 1}
 
 
 async def test_since_selects_by_end_time(settings, stimuli, tmp_path):

@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from sqlalchemy.orm import aliased
 
 from server.db.engine import make_engine
-from server.db.models import Dialog, QcResult, Response, Stimulus, Turn, Worker
+from server.db.models import Dialog, QcResult, Response, Review, Stimulus, Turn, Worker
 
 Status = Literal["accepted", "complete", "all"]
 STATUSES: tuple[str, ...] = ("accepted", "complete", "all")
@@ -48,7 +48,7 @@ class Selection:
         if self.status in ("complete", "accepted"):
             where.append(Dialog.status == "complete")
         if self.status == "accepted":
-            where.append(QcResult.verdict == ACCEPT_VERDICT)
+            where.append(effective_verdict() == ACCEPT_VERDICT)
         return where
 
     def exclusion_reason(
@@ -67,7 +67,7 @@ class Selection:
             if verdict is None:
                 return "no QC verdict yet"
             if verdict != ACCEPT_VERDICT:
-                return f"QC verdict {verdict}"
+                return f"verdict {verdict} (QC, or the researcher's review)"
         return None
 
 
@@ -107,13 +107,14 @@ async def snapshot(database_url: str) -> AsyncIterator[AsyncConnection]:
 async def count_exclusions(conn: AsyncConnection, sel: Selection) -> tuple[int, dict[str, int]]:
     """(dialogs selected, {reason: dialogs left out}) over the whole study."""
     never_started = case((Dialog.end_reason == NEVER_STARTED, True), else_=False)
-    columns: list[Any] = [Dialog.status, QcResult.verdict, never_started]
+    columns: list[Any] = [Dialog.status, effective_verdict(), never_started]
     if sel.since is not None:
         columns.append(case((or_(Dialog.ended_at.is_(None), Dialog.ended_at < sel.since), True), else_=False))
     stmt = (
         select(*columns, func.count())
         .select_from(Dialog)
         .outerjoin(QcResult, QcResult.dialog_id == Dialog.id)
+        .outerjoin(Review, Review.dialog_id == Dialog.id)
         .where(Dialog.study == sel.study)
         .group_by(*columns)
     )
@@ -130,8 +131,15 @@ async def count_exclusions(conn: AsyncConnection, sel: Selection) -> tuple[int, 
 
 
 def _selected(stmt, sel: Selection):
-    stmt = stmt.outerjoin(QcResult, QcResult.dialog_id == Dialog.id)
+    stmt = stmt.outerjoin(QcResult, QcResult.dialog_id == Dialog.id).outerjoin(
+        Review, Review.dialog_id == Dialog.id
+    )
     return stmt.where(*sel.conditions())
+
+
+def effective_verdict() -> Any:
+    """A researcher's review decision (accept/reject) overrides the automatic QC verdict."""
+    return func.coalesce(Review.decision, QcResult.verdict)
 
 
 async def read_index(conn: AsyncConnection, sel: Selection) -> list[IndexRow]:
