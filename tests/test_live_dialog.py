@@ -20,13 +20,23 @@ async def test_two_bots_complete_a_dialog(settings, stimuli, server_factory, ser
     async with services.sessions() as db:
         dialog = await db.get(Dialog, dialog_id)
         assert dialog.status == "complete" and dialog.rounds_done == 10
-        turns = (await db.execute(select(Turn).where(Turn.dialog_id == dialog_id).order_by(Turn.seq))).scalars().all()
+        turns = (
+            (await db.execute(select(Turn).where(Turn.dialog_id == dialog_id).order_by(Turn.seq)))
+            .scalars()
+            .all()
+        )
         assert [t.role for t in turns] == ["questioner", "answerer"] * 10
         assert [t.round for t in turns] == [r for r in range(1, 11) for _ in (0, 1)]
-        phases = (await db.execute(select(Response.phase).where(Response.dialog_id == dialog_id))).scalars().all()
+        phases = (
+            (await db.execute(select(Response.phase).where(Response.dialog_id == dialog_id))).scalars().all()
+        )
         assert sorted(phases) == ["after_reveal", "answerer", "before_reveal"]
         kinds = (
-            await db.execute(select(WorkerEvent.kind, func.count()).where(WorkerEvent.dialog_id == dialog_id).group_by(WorkerEvent.kind))
+            await db.execute(
+                select(WorkerEvent.kind, func.count())
+                .where(WorkerEvent.dialog_id == dialog_id)
+                .group_by(WorkerEvent.kind)
+            )
         ).all()
         assert dict(kinds) == {"completed": 2}
     assert all(r.completion_code for r in results)
