@@ -34,17 +34,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
-EMOTIONS = [
-    "amusement",
-    "awe",
-    "contentment",
-    "excitement",
-    "anger",
-    "disgust",
-    "fear",
-    "sadness",
-    "something_else",
-]
+from server.dialog.protocol import EMOTIONS  # noqa: E402
+
 WORDS = {
     "adj": "pale dark bright soft rough quiet tall narrow broad faded golden misty crowded empty".split(),
     "noun": "sky river house woman horse tree boat church field window bridge mountain dog table".split(),
