@@ -88,6 +88,10 @@ class Settings(BaseSettings):
         1, ge=0, description="Content words an explanation must share with the dialog."
     )
     qc_soft_flags_for_review: int = Field(2, ge=1, description="Soft flags that send a dialog to review.")
+    auto_eval: dict[str, Any] = Field(
+        default_factory=dict,
+        description="[auto_eval]: evaluation runs started as the accepted set grows (docs/evaluation.md).",
+    )
     qc_hard_flags_for_reject: int = Field(1, ge=1, description="Hard rule flags that reject a dialog.")
     study_min_seconds: float = Field(3.0, ge=0, description="Study judgments faster than this are replaced.")
     study_lease_seconds: float = Field(600.0, gt=0, description="Time a rater has for one study item.")

@@ -189,8 +189,8 @@ def settings_env(settings: Settings) -> dict[str, str]:
     for name, value in settings.model_dump(exclude_none=True).items():
         if name in ("database_url", "redis_url"):
             env[name.upper()] = str(value)
-        else:
-            env["AVD_" + name.upper()] = str(value)
+        else:  # complex values travel as JSON, the way pydantic-settings reads them
+            env["AVD_" + name.upper()] = json.dumps(value) if isinstance(value, dict | list) else str(value)
     return env
 
 

@@ -131,3 +131,27 @@ async def test_bulk_cli_run_with_progress_and_resume(settings, stimuli, server_f
         timeout=120,
     )
     assert "Nothing to do" in again.stderr
+
+
+async def test_qc_run_then_eval_starts_the_studys_automatic_runs(settings_factory, stimuli, server_factory, services):
+    from server.db.eval_models import EvalRun
+
+    policy = {"every": 1000, "runs": [{"task": "retrieval", "model": "random"}]}
+    settings = settings_factory(auto_eval=policy)
+    await stimuli(4, settings)
+    server = server_factory(settings)
+    await simulate(server.url, pairs=3, timeout=90)
+    env = settings_env(settings)
+    run = subprocess.run(
+        [sys.executable, "-m", "server.cli", "qc", "run", "--workers", "1", "--then-eval"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "evaluation runs started: " in run.stderr and "none" not in run.stderr, run.stderr
+    async with services.sessions() as db:
+        runs = (await db.execute(select(EvalRun).where(EvalRun.study == settings.study))).scalars().all()
+    assert [(r.task, r.trigger) for r in runs] == [("retrieval", "auto")]
+    assert runs[0].config["accepted_count"] == 3

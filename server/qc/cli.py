@@ -35,10 +35,12 @@ def _redis_url(settings: Settings):
 def run(
     force: Annotated[bool, typer.Option(help="Recompute verdicts that are already current.")] = False,
     workers: Annotated[int, typer.Option(min=0, help="Worker processes to start (0: use running ones).")] = 2,
+    then_eval: Annotated[
+        bool, typer.Option("--then-eval", help="Afterwards start the study's [auto_eval] runs.")
+    ] = False,
 ) -> None:
     """Judge every finished dialog without a current verdict; resumable and idempotent."""
     from server.db.engine import make_engine, make_sessionmaker
-    from server.qc.jobs import enqueue, qc_queue, queue_name
     from server.qc.pipeline import pending_dialogs
 
     settings = settings_or_exit()
@@ -53,7 +55,34 @@ def run(
     ids = asyncio.run(pending())
     if not ids:
         console.print("Nothing to do: every finished dialog has a current verdict.")
+    else:
+        _run_jobs(settings, ids, force, workers)
+    if then_eval:
+        _launch_evaluations(settings)
+
+
+def _launch_evaluations(settings: Settings) -> None:
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.qc.jobs import launch_evaluations
+
+    if not settings.auto_eval.get("runs"):
+        console.print("[yellow]--then-eval: the settings list no [auto_eval] runs; nothing started.[/yellow]")
         return
+
+    async def launch() -> list[str]:
+        engine = make_engine(settings.resolved_database_url)
+        try:
+            return await launch_evaluations(make_sessionmaker(engine), settings, force=True)
+        finally:
+            await engine.dispose()
+
+    runs = asyncio.run(launch())
+    console.print(f"evaluation runs started: {', '.join(runs) or 'none (no accepted dialogs)'}")
+
+
+def _run_jobs(settings: Settings, ids: list[str], force: bool, workers: int) -> None:
+    from server.qc.jobs import enqueue, qc_queue, queue_name
+
     url, embedded = _redis_url(settings)
     procs: list[subprocess.Popen] = []
     try:

@@ -37,11 +37,24 @@ def qc_job(study: str, dialog_ids: list[str], force: bool = False) -> dict[str, 
     async def run() -> Counter[str]:
         engine = make_engine(settings.resolved_database_url)
         try:
-            return await run_qc(make_sessionmaker(engine), settings, dialog_ids, force)
+            sessions = make_sessionmaker(engine)
+            counts = await run_qc(sessions, settings, dialog_ids, force)
+            if settings.auto_eval:
+                await launch_evaluations(sessions, settings)
+            return counts
         finally:
             await engine.dispose()
 
     return dict(asyncio.run(run()))
+
+
+async def launch_evaluations(sessions, settings: Settings, force: bool = False) -> list[str]:
+    """Start the study's automatic evaluation runs if the accepted set grew enough (or forced)."""
+    from server.evaluation.auto import AutoEvalPolicy, launch_due
+
+    policy = AutoEvalPolicy.model_validate(settings.auto_eval)
+    runs = await launch_due(sessions, settings, policy, settings.data_dir, force=force)
+    return [run.id for run in runs]
 
 
 def enqueue(queue: Queue, study: str, dialog_ids: list[str], force: bool = False) -> list[str]:
