@@ -1,10 +1,14 @@
-/* MTurk mode of the worker page (loaded before worker.js; inactive without an assignmentId).
+/* MTurk (and Mephisto) mode of the worker page (loaded before worker.js; inactive without an assignmentId).
  *
  * MTurk frames our page with ?assignmentId=…&hitId=…&workerId=…&turkSubmitTo=…. Before the
  * worker accepts, assignmentId is ASSIGNMENT_ID_NOT_AVAILABLE: we show what the task is and
  * never start a session (no pairing in a preview). Once accepted, the session carries the
  * assignment so the server can pay it, and at the end the page posts the completion code to
  * `${turkSubmitTo}/mturk/externalSubmit`, which is how an ExternalQuestion HIT is submitted.
+ *
+ * With ?provider=mephisto the page sits in the Mephisto task's frame (tasks/mephisto/): the
+ * assignment is the Mephisto agent, and at the end the page tells its parent frame
+ * (postMessage "avd-done"), whose Mephisto client submits the unit.
  *
  * worker.js calls the hooks on window.avdPlatform (all optional): worker, preview,
  * sessionFields(), showPreview(), onDone(code), onLobbyTimeout(frame), onEnded(frame).
@@ -17,7 +21,9 @@
   if (!assignmentId) return; // not on MTurk: the page works as before
 
   const NOT_ACCEPTED = "ASSIGNMENT_ID_NOT_AVAILABLE";
-  const provider = params.get("provider") === "mturk" ? "mturk" : "mturk-sandbox";
+  const requested = params.get("provider");
+  const provider = ["mturk", "mephisto"].includes(requested) ? requested : "mturk-sandbox";
+  const mephisto = provider === "mephisto";
   const hitId = params.get("hitId");
   const submitTo = (params.get("turkSubmitTo") || "").replace(/\/+$/, "");
   const preview = assignmentId === NOT_ACCEPTED;
@@ -101,7 +107,19 @@
     });
   }
 
+  /** Mephisto: the parent frame (our Mephisto task page) submits the unit. */
+  function tellParent(message) {
+    if (window.parent && window.parent !== window) {
+      window.parent.postMessage(Object.assign({ assignment_id: assignmentId }, message), "*");
+    }
+  }
+
   function onDone(code) {
+    if (mephisto) {
+      tellParent({ type: "avd-done", completion_code: code });
+      place("screen-done", element("p", { testid: "mephisto-done" }, "Your work is being submitted for you."));
+      return;
+    }
     const box = place(
       "screen-done",
       submitForm({ completion_code: code }, "Submit the HIT"),
@@ -114,6 +132,13 @@
   async function onLobbyTimeout() {
     const p = await loadPay();
     if (!p || !p.lobby_timeout_cents) return; // nothing is paid for waiting: try again, or return the HIT
+    if (mephisto) {
+      const note = "You can try again, or stop here and be paid " + dollars(p.lobby_timeout_cents) + " for waiting.";
+      const button = element("button", { type: "button", class: "btn btn-primary", testid: "mturk-submit" }, "Stop here");
+      button.addEventListener("click", () => tellParent({ type: "avd-lobby-timeout" }));
+      place("screen-start", button).prepend(element("p", { testid: "mturk-lobby-pay" }, note));
+      return;
+    }
     const box = place("screen-start", submitForm({ outcome: "lobby_timeout" }, "Submit the HIT for the waiting time"));
     box.prepend(
       element(
@@ -131,7 +156,9 @@
       element(
         "p",
         { testid: "mturk-return" },
-        "Please return this HIT on Mechanical Turk: a dialog that was left unfinished cannot be submitted.",
+        mephisto
+          ? "A dialog that was left unfinished cannot be submitted; please return the task."
+          : "Please return this HIT on Mechanical Turk: a dialog that was left unfinished cannot be submitted.",
       ),
     );
   }

@@ -115,7 +115,7 @@ async def test_preview_then_a_whole_dialog_then_the_page_submits_the_hit(
     assert partner.submit({"completion_code": partner_result.completion_code}).status_code == 200
 
     async with services.sessions() as db:
-        row = await db.get(Assignment, assignment)
+        row = await db.get(Assignment, (assignment, settings.study))
     assert row is not None and row.hit_id == hit and row.submit_to == fake.url
     await reconcile(services.sessions, settings, provider)
     report = await PaymentRun(settings, services.sessions, provider).run()

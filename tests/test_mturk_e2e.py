@@ -104,7 +104,8 @@ async def test_two_workers_complete_reconcile_then_bonus_before_approve(
     # the second worker's arrival is never recorded (say the request was lost): reconciling must find it
     bots = [MTurkBot(url1, BotConfig(), sent), MTurkBot(url2, BotConfig(), sent, record_assignment=False)]
     results = await asyncio.gather(*(b.run(240) for b in bots))
-    assert [r.outcome for r in results] == ["completed", "completed"], [(r.outcome, r.errors[:3]) for r in results]
+    outcomes = [(r.outcome, r.errors[:3], r.reconnects) for r in results]
+    assert [r.outcome for r in results] == ["completed", "completed"], outcomes
     async with services.sessions() as db:
         known = set(
             (await db.execute(select(Assignment.id).where(Assignment.study == settings.study))).scalars()

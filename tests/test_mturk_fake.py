@@ -14,6 +14,7 @@ import httpx
 import pytest
 from botocore.config import Config
 from botocore.exceptions import ClientError
+
 from tests.fake_mturk import (
     LOCALE,
     PERCENT_APPROVED,

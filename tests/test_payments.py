@@ -39,7 +39,11 @@ def test_completed_dialog_waits_for_an_accept_then_gets_base_pay_and_bonus():
     waiting = decide(POLICY, WorkerOutcome("completed", "d1", 10, "complete", qc_verdict="review"))
     assert waiting.action == "hold" and "QC: review" in waiting.why
     accepted_by_qc = decide(POLICY, WorkerOutcome("completed", "d1", 10, "complete", qc_verdict="accept"))
-    assert (accepted_by_qc.action, accepted_by_qc.base_cents, accepted_by_qc.bonus_cents) == ("approve", 150, 0)
+    assert (accepted_by_qc.action, accepted_by_qc.base_cents, accepted_by_qc.bonus_cents) == (
+        "approve",
+        150,
+        0,
+    )
     assert accepted_by_qc.usable
     reviewed = decide(
         POLICY,
@@ -61,9 +65,16 @@ def test_review_bonus_is_capped_and_a_rejection_pays_nothing_with_feedback():
     assert big.bonus_cents == 300
     rejected = decide(
         POLICY,
-        WorkerOutcome("completed", "d1", 10, "complete", review_decision="reject", review_reason="greetings only"),
+        WorkerOutcome(
+            "completed", "d1", 10, "complete", review_decision="reject", review_reason="greetings only"
+        ),
     )
-    assert (rejected.action, rejected.base_cents, rejected.bonus_cents, rejected.usable) == ("reject", 0, 0, False)
+    assert (rejected.action, rejected.base_cents, rejected.bonus_cents, rejected.usable) == (
+        "reject",
+        0,
+        0,
+        False,
+    )
     assert rejected.feedback == "greetings only"
 
 
@@ -102,7 +113,8 @@ def test_lobby_timeout_follows_the_policy():
 
 def test_split_pays_the_rest_of_the_base_pay_as_a_bonus():
     d = decide(
-        POLICY, WorkerOutcome("completed", "d", 10, "complete", review_decision="accept", review_bonus_cents=40)
+        POLICY,
+        WorkerOutcome("completed", "d", 10, "complete", review_decision="accept", review_bonus_cents=40),
     )
     assert split(d, reward_cents=50) == 100 + 40
     assert split(d, reward_cents=150) == 40
@@ -168,9 +180,10 @@ async def test_local_payment_run_pays_from_outcomes_and_reviews(settings, stimul
         )
     assert review.paid  # a decision that money depends on is locked
     assert statuses == {"approved"}
-    assert sorted((p.outcome, p.base_cents, p.bonus_cents, p.usable, p.status) for p in payments) == [
-        ("completed", 150, 40, True, "done")
-    ] * 2
+    assert (
+        sorted((p.outcome, p.base_cents, p.bonus_cents, p.usable, p.status) for p in payments)
+        == [("completed", 150, 40, True, "done")] * 2
+    )
     again = await PaymentRun(settings, services.sessions, provider).run()
     assert again.paid == 0 and not again.held  # nothing left to do
 

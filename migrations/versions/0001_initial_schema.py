@@ -204,7 +204,7 @@ def upgrade() -> None:
             ["worker_id"],
             ["worker.id"],
         ),
-        sa.PrimaryKeyConstraint("id"),
+        sa.PrimaryKeyConstraint("id", "study"),
     )
     with op.batch_alter_table("provider_assignment", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_provider_assignment_hit_id"), ["hit_id"], unique=False)
@@ -299,14 +299,14 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.ForeignKeyConstraint(
-            ["assignment_id"],
-            ["provider_assignment.id"],
+            ["assignment_id", "study"],
+            ["provider_assignment.id", "provider_assignment.study"],
         ),
         sa.ForeignKeyConstraint(
             ["worker_id"],
             ["worker.id"],
         ),
-        sa.PrimaryKeyConstraint("assignment_id"),
+        sa.PrimaryKeyConstraint("assignment_id", "study"),
         sa.UniqueConstraint("token"),
     )
     with op.batch_alter_table("provider_payment", schema=None) as batch_op:

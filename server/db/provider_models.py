@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, ForeignKey, ForeignKeyConstraint, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from server.db.models import Base, utcnow
@@ -54,13 +54,14 @@ class Assignment(Base):
     """One worker's attempt at one HIT, as our server and the platform last agreed on it.
 
     ``status``: accepted (seen on our page), submitted, approved, rejected, returned
-    (gave it back before its deadline) or abandoned (let it run out).
+    (gave it back before its deadline) or abandoned (let it run out). Keyed by study and
+    platform id: Mephisto's agent ids, for one, are unique only within one Mephisto database.
     """
 
     __tablename__ = "provider_assignment"
 
     id: Mapped[str] = mapped_column(String(128), primary_key=True)
-    study: Mapped[str] = mapped_column(String(64), index=True)
+    study: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
     provider: Mapped[str] = mapped_column(String(32))
     hit_id: Mapped[str | None] = mapped_column(String(128), index=True)
     worker_id: Mapped[str] = mapped_column(ForeignKey("worker.id"), index=True)
@@ -84,9 +85,14 @@ class Payment(Base):
     """
 
     __tablename__ = "provider_payment"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["assignment_id", "study"], ["provider_assignment.id", "provider_assignment.study"]
+        ),
+    )
 
-    assignment_id: Mapped[str] = mapped_column(ForeignKey("provider_assignment.id"), primary_key=True)
-    study: Mapped[str] = mapped_column(String(64), index=True)
+    assignment_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    study: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
     provider: Mapped[str] = mapped_column(String(32))
     worker_id: Mapped[str] = mapped_column(ForeignKey("worker.id"), index=True)
     dialog_id: Mapped[str | None] = mapped_column(String(64), index=True)

@@ -56,9 +56,10 @@ async def assignment_status(
     if not hmac.compare_digest(authorization.encode(), expected.encode()):
         raise HTTPException(401, "A valid provider key is required.")
     async with services.sessions() as db:
-        row = await db.get(Assignment, assignment_id)
-        payment = await db.get(Payment, assignment_id)
-    if row is None or row.study != services.settings.study:
+        key = (assignment_id, services.settings.study)
+        row = await db.get(Assignment, key)
+        payment = await db.get(Payment, key)
+    if row is None:
         raise HTTPException(404, "Unknown assignment.")
     outcome = await outcome_for(services.sessions, row)
     decision = decide(PayPolicy.from_settings(services.settings), outcome)

@@ -48,7 +48,7 @@ async def record_arrival(
     if not _ID_RE.match(assignment_id) or (hit_id is not None and not _ID_RE.match(hit_id)):
         raise HTTPException(400, "Malformed assignment or HIT id.")
     submit_to = check_submit_to(submit_to)
-    row = await db.get(Assignment, assignment_id)
+    row = await db.get(Assignment, (assignment_id, study))
     if row is None:
         row = Assignment(
             id=assignment_id,
@@ -61,6 +61,6 @@ async def record_arrival(
             accepted_at=datetime.now(UTC),
         )
         db.add(row)
-    elif row.worker_id != worker_id or row.study != study:
+    elif row.worker_id != worker_id:
         raise HTTPException(403, "This assignment belongs to another worker.")
     return row

@@ -44,6 +44,15 @@ def _provider(settings: Settings, name: str) -> Provider:
         raise typer.BadParameter(str(exc), param_hint="--provider") from exc
 
 
+def _here_or_exit(provider: Provider) -> None:
+    """Mephisto launches and pays from its own tooling; say so instead of failing half-way."""
+    if not provider.pays_here:
+        from server.providers.mephisto import ELSEWHERE
+
+        console.print(f"[yellow]{ELSEWHERE}[/yellow]")
+        raise typer.Exit(1)
+
+
 def _run(make: Callable[[async_sessionmaker], Awaitable[Any]], settings: Settings) -> Any:
     async def main() -> Any:
         async with _db(settings) as sessions:
@@ -72,6 +81,7 @@ def launch(
     settings = settings_or_exit()
     prov = _provider(settings, provider)
     reward_cents = _reward(reward)
+    _here_or_exit(prov)
 
     async def go(sessions: async_sessionmaker) -> list[str] | None:
         try:
@@ -113,6 +123,7 @@ def payments_run(
 
     settings = settings_or_exit()
     prov = _provider(settings, provider)
+    _here_or_exit(prov)
 
     async def go(sessions: async_sessionmaker) -> dict[str, Any]:
         if reconcile_first:
@@ -157,6 +168,14 @@ def payments_reconcile(
             await asyncio.sleep(every)
 
     _run(go, settings)
+
+
+@payments_app.command("key")
+def payments_key() -> None:
+    """Print the key platform tooling (the Mephisto task) uses to ask this server about assignments."""
+    from server.providers.api import provider_api_key
+
+    typer.echo(provider_api_key(settings_or_exit()))
 
 
 @workers_app.command("block")

@@ -174,7 +174,9 @@ class PaymentRun:
 
     async def _candidates(self, limit: int | None) -> list[str]:
         async with self.sessions() as db:
-            done = select(Payment.assignment_id).where(Payment.status == "done")
+            done = select(Payment.assignment_id).where(
+                Payment.status == "done", Payment.study == self.settings.study
+            )
             query = (
                 select(Assignment.id)
                 .where(Assignment.study == self.settings.study, Assignment.provider == self.provider.name)
@@ -189,10 +191,10 @@ class PaymentRun:
     async def _plan(self, assignment_id: str, report: PaymentReport) -> Payment | None:
         """The existing plan, or a new one written before anything is paid."""
         async with self.sessions() as db:
-            existing = await db.get(Payment, assignment_id)
+            existing = await db.get(Payment, (assignment_id, self.settings.study))
             if existing is not None:
                 return existing
-            assignment = await db.get(Assignment, assignment_id)
+            assignment = await db.get(Assignment, (assignment_id, self.settings.study))
         assert assignment is not None
         outcome = await outcome_for(self.sessions, assignment)
         decision = decide(self.policy, outcome)
@@ -300,12 +302,12 @@ class PaymentRun:
 
     async def _advance(self, payment: Payment, status: str, note: str | None = None) -> None:
         async with self.sessions() as db:
-            row = await db.get(Payment, payment.assignment_id)
+            row = await db.get(Payment, (payment.assignment_id, payment.study))
             assert row is not None
             row.status = status
             row.error = note
             row.updated_at = datetime.now(UTC)
-            assignment = await db.get(Assignment, payment.assignment_id)
+            assignment = await db.get(Assignment, (payment.assignment_id, payment.study))
             if status == "done" and assignment is not None:
                 assignment.status = "approved" if payment.action == "approve" else "rejected"
                 assignment.updated_at = datetime.now(UTC)
@@ -331,7 +333,7 @@ class PaymentRun:
 
     async def _note_error(self, assignment_id: str, message: str) -> None:
         async with self.sessions() as db:
-            row = await db.get(Payment, assignment_id)
+            row = await db.get(Payment, (assignment_id, self.settings.study))
             if row is not None and row.status != "done":
                 row.error = message[:2000]
                 row.updated_at = datetime.now(UTC)

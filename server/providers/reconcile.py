@@ -151,7 +151,7 @@ async def reconcile(
             seen_ids = set()
             for platform in seen:
                 seen_ids.add(platform.id)
-                row = await db.get(Assignment, platform.id)
+                row = await db.get(Assignment, (platform.id, settings.study))
                 if row is None:
                     worker_id = await _ensure_worker(db, signer, provider.name, platform.worker)
                     row = Assignment(
@@ -169,7 +169,11 @@ async def reconcile(
             # assignments we saw start but MTurk does not list: still working, returned, or gone
             ours = (
                 await db.execute(
-                    select(Assignment).where(Assignment.hit_id == hit.id, Assignment.status.in_(OPEN))
+                    select(Assignment).where(
+                        Assignment.study == settings.study,
+                        Assignment.hit_id == hit.id,
+                        Assignment.status.in_(OPEN),
+                    )
                 )
             ).scalars()
             for row in ours:
@@ -188,4 +192,3 @@ async def reconcile(
                 row.updated_at = now
             await db.commit()
     return report
-
