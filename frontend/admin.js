@@ -39,7 +39,7 @@ function el(tag, attrs = {}, ...children) {
 function showLogin() {
   $("#login").hidden = false;
   $("#tabs").hidden = true;
-  for (const id of ["live", "review", "charts"]) $("#" + id).hidden = true;
+  for (const id of ["live", "review", "charts", "evals"]) $("#" + id).hidden = true;
   clearInterval(state.timer);
 }
 
@@ -48,11 +48,12 @@ function showTab(tab) {
   $("#login").hidden = true;
   $("#tabs").hidden = false;
   for (const b of document.querySelectorAll("#tabs [data-tab]")) b.classList.toggle("active", b.dataset.tab === tab);
-  for (const id of ["live", "review", "charts"]) $("#" + id).hidden = id !== tab;
+  for (const id of ["live", "review", "charts", "evals"]) $("#" + id).hidden = id !== tab;
   clearInterval(state.timer);
   if (tab === "live") { refreshLive(); state.timer = setInterval(refreshLive, 2000); }
   if (tab === "review") loadQueue();
   if (tab === "charts") loadCharts();
+  if (tab === "evals") { loadEvals(); state.timer = setInterval(loadEvals, 5000); }
 }
 
 // ---------------------------------------------------------------- live operations
@@ -186,6 +187,30 @@ async function loadCharts() {
   const stamp = Date.now();
   $("#chart-list").replaceChildren(...CHARTS.map((name) =>
     el("figure", { class: "card" }, el("img", { src: `/admin/api/charts/${name}.svg?t=${stamp}`, alt: name, "data-testid": `chart-${name}` }))));
+}
+
+// ---------------------------------------------------------------- evaluations
+
+function headline(summary) {
+  if (!summary) return "";
+  return Object.entries(summary).slice(0, 4)
+    .map(([k, v]) => `${k} ${typeof v === "number" ? (Math.abs(v) < 10 ? v.toFixed(3) : v.toFixed(1)) : v}`).join(" · ");
+}
+
+async function loadEvals() {
+  let runs;
+  try { runs = await api("/eval-runs"); } catch (e) { return; }
+  $("#evals-table tbody").replaceChildren(...runs.map((r) => el("tr", { "data-run": r.id, onclick: () => openEval(r.id), class: "clickable" },
+    el("td", {}, r.id.slice(0, 8)), el("td", {}, r.task), el("td", {}, r.model), el("td", {}, r.split),
+    el("td", {}, r.backend), el("td", {}, r.trigger), el("td", { class: `status ${r.status}` }, r.status),
+    el("td", {}, headline(r.summary)))));
+}
+
+async function openEval(id) {
+  const run = await api(`/eval-runs/${encodeURIComponent(id)}`);
+  $("#eval-detail").hidden = false;
+  $("#eval-title").textContent = `${run.task} · ${run.model} · ${run.status}`;
+  $("#eval-results").textContent = run.results ? JSON.stringify(run.results.metrics || run.results, null, 2) : (run.error || "No results yet.");
 }
 
 // ---------------------------------------------------------------- wiring

@@ -160,3 +160,35 @@ async def test_review_decisions_charts_and_report(
     assert done.returncode == 0, done.stderr
     assert (out / "index.html").exists() and (out / "polarity.png").stat().st_size > 1000
     assert "changed their emotion" in (out / "index.html").read_text()
+
+
+async def test_evaluation_runs_are_listed_with_their_results(settings_factory, stimuli, server_factory):
+    import time
+
+    # three dialogs land in one split; evaluate on whichever holds them (train, with this seed)
+    policy = {"every": 1000, "runs": [{"task": "retrieval", "model": "random", "split": "train"}]}
+    settings = settings_factory(auto_eval=policy)
+    await stimuli(4, settings)
+    server = server_factory(settings)
+    create_admin(settings)
+    await simulate(server.url, pairs=3, timeout=90)
+    done = subprocess.run(
+        [sys.executable, "-m", "server.cli", "qc", "run", "--workers", "1", "--then-eval"],
+        env=settings_env(settings),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    client, _ = logged_in(server.url)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        [run] = client.get("/admin/api/eval-runs").json()
+        if run["status"] in ("succeeded", "failed", "cancelled"):
+            break
+        time.sleep(1)
+    assert (run["task"], run["trigger"], run["status"]) == ("retrieval", "auto", "succeeded"), run
+    detail = client.get(f"/admin/api/eval-runs/{run['id']}").json()
+    overall = detail["results"]["metrics"]["overall"]
+    assert overall["n"] > 0 and 0 <= overall["r@10"] <= 1, overall
+    assert client.get("/admin/api/eval-runs/nope").status_code == 404

@@ -172,3 +172,28 @@ async def chart_svg(name: str, request: Request, _: str = Depends(require_admin)
     data = await charts.chart_data(services.sessions, services.settings.study)
     svg = await asyncio.to_thread(charts.render, name, data, "svg")
     return Response(svg, media_type="image/svg+xml")
+
+
+@router.get("/eval-runs")
+async def eval_runs(request: Request, limit: int = 50, _: str = Depends(require_admin)) -> list[dict]:
+    """The study's evaluation runs, newest first, with their headline numbers."""
+    from server.evaluation import jobs
+
+    services = services_of(request)
+    runs = await jobs.list_runs(services.sessions, services.settings.study, min(max(limit, 1), 500))
+    return [jobs.as_dict(run) for run in runs]
+
+
+@router.get("/eval-runs/{run_id}")
+async def eval_run(run_id: str, request: Request, _: str = Depends(require_admin)) -> dict:
+    """One run with its full results table (results.json) when it has finished."""
+    from server.evaluation import jobs
+
+    services = services_of(request)
+    try:
+        run = await jobs.get_run(services.sessions, run_id)
+    except (KeyError, LookupError, ValueError) as exc:
+        raise HTTPException(404, f"No evaluation run {run_id!r}.") from exc
+    if run.study != services.settings.study:
+        raise HTTPException(404, f"No evaluation run {run_id!r}.")
+    return jobs.as_dict(run) | {"results": jobs.results(run)}
