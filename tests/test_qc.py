@@ -155,3 +155,18 @@ async def test_qc_run_then_eval_starts_the_studys_automatic_runs(settings_factor
         runs = (await db.execute(select(EvalRun).where(EvalRun.study == settings.study))).scalars().all()
     assert [(r.task, r.trigger) for r in runs] == [("retrieval", "auto")]
     assert runs[0].config["accepted_count"] == 3
+
+
+def test_scores_equal_textblobs_own():
+    from textblob import TextBlob
+
+    from server.qc.scores import sentiment
+
+    for text in [
+        "The calm colours and soft light make me feel peaceful about the quiet lake.",
+        "It is a horrible, ugly and very sad picture!",
+        "Nothing special.",
+        "",
+    ]:
+        blob = TextBlob(text).sentiment
+        assert sentiment(text) == (blob.polarity, blob.subjectivity)

@@ -1,0 +1,130 @@
+"""QC throughput: inclusion rules + chat rules + TextBlob + verdict on synthetic dialogs.
+
+Measures the judging step of ``server/qc/pipeline.py`` (everything but the database) on
+one process and on N worker processes (as ``avd qc run --workers N`` runs it), and a
+same-run baseline that only lower-cases and splits the same texts (the floor of any
+per-message work). Prints a table and JSON.
+
+    python bench/qc_bench.py --dialogs 100000 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from server.qc.flags import flag_turns  # noqa: E402
+from server.qc.inclusion import inclusion_problems  # noqa: E402
+from server.qc.record import DialogRecord, TurnRecord  # noqa: E402
+from server.qc.scores import explanation_scores  # noqa: E402
+from server.qc.verdict import decide  # noqa: E402
+
+SUBJECTS = "sky river house woman horse tree boat church field window bridge mountain dog table".split()
+COLOURS = "pale dark bright soft golden misty grey green blue red orange".split()
+
+
+def synthetic(n: int, seed: int = 0) -> list[DialogRecord]:
+    rng = random.Random(seed)
+    records = []
+    for i in range(n):
+        turns = []
+        for r in range(1, 11):
+            subject = rng.choice(SUBJECTS)
+            turns.append(TurnRecord(2 * r - 1, r, "questioner", f"What does the {subject} look like?", 9000))
+            colour = rng.choice(COLOURS)
+            answer = f"The {subject} is {colour} and sits near the {rng.choice(SUBJECTS)} on the left side."
+            turns.append(TurnRecord(2 * r, r, "answerer", answer, 12000))
+        explanation = (
+            f"The {rng.choice(COLOURS)} {rng.choice(SUBJECTS)} my partner described sounds calm and "
+            "quiet, so I expect the picture to feel peaceful and content."
+        )
+        records.append(
+            DialogRecord(
+                id=f"d{i}",
+                status="complete",
+                rounds=10,
+                questioner_id="q",
+                answerer_id="a",
+                genre="landscape",
+                opinions=[
+                    {"emotion": "awe", "text": "The light over the hills feels vast."},
+                    {"emotion": "sadness", "text": "The empty road looks lonely."},
+                ],
+                turns=turns,
+                responses={p: ("contentment", explanation) for p in ("before_reveal", "after_reveal", "answerer")},
+            )
+        )
+    return records
+
+
+def judge(records: list[DialogRecord]) -> int:
+    for rec in records:
+        reject, review = inclusion_problems(rec, 10, 1)
+        flags = flag_turns(rec, {})
+        decide(reject, review, flags, 1, 2)
+        explanation_scores(rec)
+    return len(records)
+
+
+def baseline(records: list[DialogRecord]) -> int:
+    words = 0
+    for rec in records:
+        for t in rec.turns:
+            words += len(t.text.lower().split())
+        for _, text in rec.responses.values():
+            words += len(text.lower().split())
+    return words
+
+
+def _judge_chunk(args: tuple[int, int]) -> int:
+    n, seed = args
+    return judge(synthetic(n, seed))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--dialogs", type=int, default=100_000)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    load_before = os.getloadavg()[0]
+    sample = synthetic(min(args.dialogs, 20_000))
+    t = time.perf_counter()
+    baseline(sample)
+    base_rate = len(sample) / (time.perf_counter() - t)
+    judge(sample[:200])  # warm-up: rule models, TextBlob lexicon
+    t = time.perf_counter()
+    judge(sample)
+    one_rate = len(sample) / (time.perf_counter() - t)
+    chunk = 2_000
+    jobs = [(min(chunk, args.dialogs - i), i) for i in range(0, args.dialogs, chunk)]
+    t = time.perf_counter()
+    with Pool(args.workers) as pool:
+        done = sum(pool.map(_judge_chunk, jobs))
+    many_seconds = time.perf_counter() - t
+    result = {
+        "dialogs": done,
+        "workers": args.workers,
+        "one_process_dialogs_per_s": round(one_rate),
+        "workers_dialogs_per_s": round(done / many_seconds),
+        "workers_wall_s_incl_generation": round(many_seconds, 1),
+        "baseline_split_only_dialogs_per_s": round(base_rate),
+        "load_average_before_after": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+        "cpus": os.cpu_count(),
+    }
+    print(f"{'path':<40} {'dialogs/s':>10}")
+    print(f"{'baseline (lower + split only)':<40} {result['baseline_split_only_dialogs_per_s']:>10}")
+    print(f"{'QC judge, 1 process':<40} {result['one_process_dialogs_per_s']:>10}")
+    print(f"{f'QC judge, {args.workers} processes':<40} {result['workers_dialogs_per_s']:>10}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
