@@ -306,10 +306,15 @@ async def generate(cfg: LoadConfig, wait_go) -> LoadResult:
     await asyncio.sleep(max(0.0, run.t1 - time.monotonic()))
     run.result.cpu_seconds_window = time.process_time() - cpu0
     run.sending = False
-    drain_until = time.monotonic() + 20
+    # drain: every ack back, then until deliveries stop arriving (the partner's copy may be
+    # in another generator process, so "all received" cannot be checked here)
+    drain_until = time.monotonic() + 90
     while time.monotonic() < drain_until and any(b.pending for b in run.bots):
         await asyncio.sleep(0.1)
-    await asyncio.sleep(0.5)  # the partner's copy follows the sender's ack
+    received = -1
+    while time.monotonic() < drain_until and received != sum(map(len, run.recv_log.values())):
+        received = sum(map(len, run.recv_log.values()))
+        await asyncio.sleep(1.0)
     await asyncio.gather(*(b.ws.close() for b in run.bots if b.ws), return_exceptions=True)
     for b in run.bots:
         for t in list(b.tasks):

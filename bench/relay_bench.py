@@ -160,7 +160,7 @@ def summarise(kind: str, backend: str, pairs: int, think: float, measure: float,
 def main() -> None:
     parser = argparse.ArgumentParser(description="Relay latency/throughput: ours vs a bare relay.")
     parser.add_argument("--pairs", type=int, nargs="+", default=[50, 200, 500])
-    parser.add_argument("--think", type=float, default=2.0, help="Paced load: seconds before each reply.")
+    parser.add_argument("--think", type=float, default=5.0, help="Paced load: seconds before each reply.")
     parser.add_argument("--backends", nargs="+", default=["real", "embedded"], choices=["real", "embedded"])
     parser.add_argument(
         "--loads", nargs="+", default=["paced", "saturation"], choices=["paced", "saturation"]
