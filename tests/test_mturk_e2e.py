@@ -129,6 +129,9 @@ async def test_two_workers_complete_reconcile_then_bonus_before_approve(
             if w.id in {r.worker_id for r in rows.values()}
         }
     assert {r.status for r in rows.values()} == {"submitted"}
+    names = {v["Name"]: q for q, v in fake.qual_types.items()}
+    consented_q = names[f"avd {settings.study} consented"]
+    assert {w for (q, w) in fake.worker_quals if q == consented_q} == {"AWORKERONE", "AWORKERTWO"}
     assert {r.completion_code for r in rows.values()} == {r.completion_code for r in results}
     # our ids are pseudonyms; the raw MTurk id is kept only on the worker row, for payment
     assert {w.platform_worker_id for w in workers.values()} == {"AWORKERONE", "AWORKERTWO"}

@@ -190,5 +190,15 @@ async def reconcile(
                 else:
                     continue
                 row.updated_at = now
+            consented = []  # newly submitted workers who consented with us
+            for platform in seen:
+                if platform.id not in report.submitted:
+                    continue
+                row = await db.get(Assignment, (platform.id, settings.study))
+                worker = await db.get(Worker, row.worker_id) if row else None
+                if worker is not None and worker.consent_at and worker.platform_worker_id:
+                    consented.append(worker.platform_worker_id)
             await db.commit()
+        for platform_worker in consented:  # recorded on the platform too (the "consented" qualification)
+            await asyncio.to_thread(provider.mark_consented, platform_worker)
     return report
