@@ -13,19 +13,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-EMOTIONS: tuple[str, ...] = (
-    "amusement",
-    "awe",
-    "contentment",
-    "excitement",
-    "anger",
-    "disgust",
-    "fear",
-    "sadness",
-    "something_else",
-)
-POSITIVE = frozenset({"amusement", "awe", "contentment", "excitement"})
-NEGATIVE = frozenset({"anger", "disgust", "fear", "sadness"})
+from server.dialog.protocol import EMOTIONS, NEGATIVE_EMOTIONS, POSITIVE_EMOTIONS
+
+POSITIVE = frozenset(POSITIVE_EMOTIONS)
+NEGATIVE = frozenset(NEGATIVE_EMOTIONS)
 HIGH_AROUSAL = frozenset({"amusement", "awe", "excitement", "anger", "disgust", "fear"})
 LOW_AROUSAL = frozenset({"contentment", "sadness"})
 UNPARSABLE = "<unparsable>"
