@@ -203,6 +203,30 @@ def row(server: str, backend: str, procs: int, workers: int, rate: float, f: dic
     }
 
 
+def compare(rows: list[dict]) -> list[dict]:
+    """Each of our rows next to the bare relay's row for the same arrivals (same run)."""
+    base = {r["arrivals"]: r for r in rows if r["server"].startswith("bare")}
+    out = []
+    for r in rows:
+        b = base.get(r["arrivals"])
+        if r["server"].startswith("bare") or b is None:
+            continue
+        out.append(
+            {
+                "backend": r["backend"],
+                "processes": r["processes"],
+                "arrivals": r["arrivals"],
+                "pairing_delay_p99_ms": r["delay_p99"],
+                "baseline_pairing_delay_p99_ms": b["delay_p99"],
+                "join_to_matched_p99_ms": r["join_p99"],
+                "baseline_join_to_matched_p99_ms": b["join_p99"],
+                "all_paired_s": r["all_paired_s"],
+                "baseline_all_paired_s": b["all_paired_s"],
+            }
+        )
+    return out
+
+
 def run(coro):
     try:
         import uvloop
@@ -270,6 +294,7 @@ def main() -> None:
         "loadavg_after": h.loadavg(),
         "settings": settings,
         "rows": rows,
+        "comparison": compare(rows),
     }
     print()
     print(h.table(rows, COLUMNS))
