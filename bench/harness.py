@@ -190,20 +190,9 @@ def open_backend(kind: str) -> Backend:
     study = "bench" + uuid.uuid4().hex[:8]
     workdir = Path(tempfile.mkdtemp(prefix="avd-bench-"))
     if kind == "real":
-        import asyncpg
+        from server.db import scratch
 
-        name = f"avd_bench_{uuid.uuid4().hex[:10]}"
-
-        async def admin(sql: str) -> None:
-            conn = await asyncpg.connect(host="127.0.0.1", port=5432, database="test")
-            try:
-                await conn.execute(sql)
-            finally:
-                await conn.close()
-
-        asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-        url = f"postgresql+asyncpg://127.0.0.1:5432/{name}"
-        upgrade(url)
+        name, url = scratch.create("avd_bench")
         backend = Backend(
             "postgres+redis",
             url,
@@ -214,7 +203,7 @@ def open_backend(kind: str) -> Backend:
             db_pids=[],
         )
         backend._cleanup.append(lambda: shutil.rmtree(workdir, ignore_errors=True))
-        backend._cleanup.append(lambda: asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
+        backend._cleanup.append(lambda: scratch.drop(name))
         backend._cleanup.append(lambda: _drop_study_keys(backend.redis_url, study))
         return backend
     from server.redis_conn import EmbeddedRedis

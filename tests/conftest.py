@@ -7,7 +7,6 @@ sharing one Redis and one database never see each other's keys or stimuli.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import signal
@@ -24,6 +23,7 @@ import httpx
 import pytest
 from PIL import Image, ImageDraw
 
+from server.db import scratch
 from server.db.migrate import upgrade
 from server.services import Services
 from server.settings import REPO_ROOT, Settings
@@ -55,22 +55,9 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not FORCE_EMBEDDED and _reachable("127.0.0.1", 5432):
-        import asyncpg
-
-        name = f"avd_test_{uuid.uuid4().hex[:10]}"
-
-        async def admin(sql: str) -> None:
-            conn = await asyncpg.connect(host="127.0.0.1", port=5432, database="test")
-            try:
-                await conn.execute(sql)
-            finally:
-                await conn.close()
-
-        asyncio.run(admin(f'CREATE DATABASE "{name}"'))
-        url = f"postgresql+asyncpg://127.0.0.1:5432/{name}"
-        upgrade(url)
+        name, url = scratch.create("avd_test")
         yield url
-        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        scratch.drop(name)
         return
     path = tmp_path_factory.mktemp("db") / "avd.db"
     url = f"sqlite+aiosqlite:///{path}"
