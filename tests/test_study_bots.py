@@ -71,6 +71,15 @@ async def test_careful_raters_recover_planted_shares_and_bad_raters_are_replaced
     # Phase 2: enough careful raters to fill every item.
     second = _bots(urls, sid, [("careful", 8)], "p2", **kw)
     await run_bots(second)
+    # On a loaded machine a careful rater can lose an item to its lease; top up until full.
+    for extra in range(3):
+        study, items, judgments = await res.load(services.sessions, sid)
+        s = res.aggregate(study, items, judgments, seed=1, resamples=10)["summary"]
+        if s["valid_judgments_per_item"] == {"3": 16}:
+            break
+        more = _bots(urls, sid, [("careful", 4)], f"p3x{extra}", **kw)
+        await run_bots(more)
+        second += more
 
     study, items, judgments = await res.load(services.sessions, sid)
     out = res.aggregate(study, items, judgments, seed=1, resamples=1000)
