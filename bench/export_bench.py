@@ -157,8 +157,8 @@ def fill_database(path: Path, dialogs: int, study: str, seed: int = 1) -> None:
             ),
         )
         db.executemany(
-            "INSERT INTO turn (dialog_id, seq, round, role, text, client_id, sent_at, latency_ms)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO turn (dialog_id, seq, round, role, text, client_id, sent_at, latency_ms, flags)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]')",
             (
                 (d["id"], s, r, role, text, f"c{s}", _ts(at), lat)
                 for d in rows
