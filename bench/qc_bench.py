@@ -59,7 +59,9 @@ def synthetic(n: int, seed: int = 0) -> list[DialogRecord]:
                     {"emotion": "sadness", "text": "The empty road looks lonely."},
                 ],
                 turns=turns,
-                responses={p: ("contentment", explanation) for p in ("before_reveal", "after_reveal", "answerer")},
+                responses={
+                    p: ("contentment", explanation) for p in ("before_reveal", "after_reveal", "answerer")
+                },
             )
         )
     return records

@@ -133,7 +133,9 @@ async def test_bulk_cli_run_with_progress_and_resume(settings, stimuli, server_f
     assert "Nothing to do" in again.stderr
 
 
-async def test_qc_run_then_eval_starts_the_studys_automatic_runs(settings_factory, stimuli, server_factory, services):
+async def test_qc_run_then_eval_starts_the_studys_automatic_runs(
+    settings_factory, stimuli, server_factory, services
+):
     from server.db.eval_models import EvalRun
 
     policy = {"every": 1000, "runs": [{"task": "retrieval", "model": "random"}]}
