@@ -4,7 +4,8 @@ They let tests (and researchers trying a study out) check that the aggregation r
 what was planted:
 
 - ``careful``: reads the item, follows any instruction an attention check gives, otherwise
-  answers with ``oracle(item)`` (the planted truth), wrong with probability ``error``;
+  answers with ``oracle(item)`` (the planted truth), wrong with probability ``error``
+  except on items ``obvious(item)`` marks as impossible to misjudge (blatant nonsense);
 - ``always:VALUE``: always gives the same answer (e.g. ``always:human``), checks or not;
 - ``random``: a uniformly random option;
 - ``inattentive``: always the first option, whatever the item says (fails checks);
@@ -52,6 +53,7 @@ class RaterBot:
     behaviour: str = "careful"
     oracle: Oracle | None = None
     error: float = 0.0
+    obvious: Callable[[dict[str, Any]], bool] | None = None
     think: float = 0.0
     seed: int = 0
     answers: list[dict[str, Any]] = field(default_factory=list)
@@ -100,7 +102,8 @@ class RaterBot:
         if told is not None:
             return told
         truth = self.oracle(item) if self.oracle else values[0]
-        if self.error and rng.random() < self.error:
+        slip = self.error and not (self.obvious and self.obvious(item))
+        if slip and rng.random() < self.error:
             return rng.choice([v for v in values if v != truth] or values)
         return truth
 
