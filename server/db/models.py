@@ -179,4 +179,4 @@ class Researcher(Base):
 
 
 # Tables defined beside this module register on the same metadata (Alembic sees them).
-from server.db import eval_models, provider_models, study_models  # noqa: E402,F401
+from server.db import eval_models, provider_models, semantic_models, study_models  # noqa: E402,F401
