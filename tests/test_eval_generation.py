@@ -40,9 +40,7 @@ def test_inputs_follow_the_ablations(export: Path):
     assert {s.hash for s in bare}.isdisjoint({s.hash for s in full})
 
 
-def test_image_input_and_unknown_targets_are_refused():
-    with pytest.raises(ValueError, match="vision-language"):
-        GenerationConfig(image=True)
+def test_unknown_targets_are_refused():  # image input: tests/test_eval_vlm.py
     with pytest.raises(ValueError, match="unknown targets"):
         GenerationConfig(targets=["painter"])
 

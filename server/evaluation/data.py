@@ -4,8 +4,9 @@ Each line of ``dialogs.jsonl`` is validated with the export's own schema
 (:func:`server.export.schema.validate_record`), so a schema change shows up here as a clear
 error rather than as silently wrong inputs. Splits come from ``splits.json`` (else from each
 record's ``split``); answer-retrieval rounds from ``retrieval/<split>.json`` (VisDial v1.0
-layout: question/answer pools plus, per round, 100 ``answer_options`` and ``gt_index``).
-Rounds without an answer (incomplete dialogs) are dropped.
+layout: question/answer pools plus, per round, 100 ``answer_options`` and ``gt_index``),
+streamed with :mod:`server.evaluation.jsonstream` so a split of a million rounds is never
+one Python object. Rounds without an answer (incomplete dialogs) are dropped.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+
+from server.evaluation.jsonstream import CHUNK, JsonStream
 
 PHASES = ("questioner_before", "questioner_after", "answerer")
 DIALOGS_FILE = "dialogs.jsonl"
@@ -44,6 +47,7 @@ class Dialog:
     rounds: tuple[tuple[str, str], ...]  # (question, answer)
     feelings: dict[str, Feeling]
     image: Path | None = None
+    image_sha256: str | None = None
     caption: str | None = None
     genre: str | None = None
     split: str | None = None
@@ -93,7 +97,7 @@ class ExportData:
         return [self.dialogs[i] for i in self.splits[name] if i in self.dialogs]
 
     def retrieval(self, split: str) -> Iterator[RetrievalRound]:
-        """Retrieval rounds of one split (``all`` chains the three), in file order."""
+        """Retrieval rounds of one split (``all`` chains the three), in file order, streamed."""
         names = ["train", "val", "test"] if split == "all" else [split]
         for name in names:
             path = self.root / RETRIEVAL_DIR / f"{name}.json"
@@ -101,16 +105,76 @@ class ExportData:
                 raise FileNotFoundError(
                     f"{path} not found: the export has no retrieval candidates for {name}"
                 )
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            answers = doc["data"]["answers"]
-            for entry in doc["data"]["dialogs"]:
-                for item in entry["dialog"]:
-                    yield RetrievalRound(
-                        dialog_id=entry["dialog_id"],
-                        round=int(item["round"]),
-                        candidates=tuple(answers[i] for i in item["answer_options"]),
-                        gt_index=int(item["gt_index"]),
-                    )
+            yield from read_retrieval(path)
+
+    def image_path(self, name: str) -> Path:
+        """Where an image named in a record lies (``images/`` of an ``--images copy`` export)."""
+        return self.root / "images" / name
+
+
+class _AnswersAfterDialogs(Exception):
+    """The file lists its dialogs before the answer pool: read the pool first, then again."""
+
+
+def read_retrieval(path: Path, chunk: int = CHUNK) -> Iterator[RetrievalRound]:
+    """Rounds of one VisDial-layout file without holding the document: only the answer pool
+    and one dialog's entry are in memory at a time (the exporter writes the pool first)."""
+    try:
+        with path.open(encoding="utf-8") as fh:
+            yield from iter_retrieval_rounds(fh, chunk=chunk, name=str(path))
+    except _AnswersAfterDialogs:  # raised before any round was yielded
+        with path.open(encoding="utf-8") as fh:
+            answers = read_answer_pool(fh, chunk=chunk, name=str(path))
+        with path.open(encoding="utf-8") as fh:
+            yield from iter_retrieval_rounds(fh, answers, chunk=chunk, name=str(path))
+
+
+def read_answer_pool(fh: TextIO, chunk: int = CHUNK, name: str = "retrieval file") -> list[str]:
+    """Only ``data.answers`` of a retrieval file (everything else is stepped over)."""
+    stream = JsonStream(fh, chunk, name)
+    answers: list[str] | None = None
+    for key in stream.members():
+        if key != "data":
+            stream.skip()
+            continue
+        for part in stream.members():
+            if part == "answers":
+                answers = [stream.value() for _ in stream.elements()]
+            else:
+                stream.skip()
+    if answers is None:
+        raise ValueError(f"{name}: no data.answers")
+    return answers
+
+
+def iter_retrieval_rounds(
+    fh: TextIO, answers: list[str] | None = None, chunk: int = CHUNK, name: str = "retrieval file"
+) -> Iterator[RetrievalRound]:
+    """Rounds in file order from an open retrieval file; ``answers`` when the pool is known."""
+    stream = JsonStream(fh, chunk, name)
+    known = answers is not None
+    for key in stream.members():
+        if key != "data":
+            stream.skip()
+            continue
+        for part in stream.members():
+            if part == "answers" and not known:
+                answers = [stream.value() for _ in stream.elements()]
+            elif part == "dialogs":
+                if answers is None:
+                    raise _AnswersAfterDialogs
+                for _ in stream.elements():
+                    entry = stream.value()  # one dialog: its rounds and their candidate indices
+                    for item in entry["dialog"]:
+                        yield RetrievalRound(
+                            dialog_id=entry["dialog_id"],
+                            round=int(item["round"]),
+                            candidates=tuple(answers[i] for i in item["answer_options"]),
+                            gt_index=int(item["gt_index"]),
+                        )
+            else:
+                stream.skip()
+    stream.end()
 
 
 def _feeling(response: dict[str, Any] | None) -> Feeling | None:
@@ -136,6 +200,7 @@ def dialog_from_record(raw: bytes | str, root: Path) -> Dialog:
         rounds=tuple((r["question"], r["answer"]) for r in rec["rounds"] if r["answer"] is not None),
         feelings={k: v for k, v in feelings.items() if v is not None},
         image=root / "images" / stim["image"],
+        image_sha256=stim["image_sha256"],
         caption=stim.get("title"),
         genre=stim.get("genre"),
         split=rec.get("split"),

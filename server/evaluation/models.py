@@ -1,7 +1,8 @@
 """Load a model from a local path (or ``random[:SEED]``) as one of a few capabilities.
 
 The kind is read from the checkpoint itself: a ``modules.json`` means a sentence-transformers
-embedder, ``is_encoder_decoder`` a seq2seq LM, a ``...ForCausalLM``/``LMHeadModel``
+embedder, an image-text-to-text model type a vision-language model (``vlm``,
+:mod:`server.evaluation.vision`), ``is_encoder_decoder`` a seq2seq LM, a ``...ForCausalLM``/``LMHeadModel``
 architecture a causal LM, ``...ForSequenceClassification`` a classifier, anything else an
 encoder (mean-pooled as an embedder, or a base for fine-tuning). Nothing is downloaded:
 loading always passes ``local_files_only=True``. Device: CUDA when available, else CPU.
@@ -60,6 +61,8 @@ def model_kind(path: Path) -> str:
     if (path / "modules.json").exists():
         return "embedder"
     config = json.loads((path / "config.json").read_text())
+    if is_vision_language(config):
+        return "vlm"
     if config.get("is_encoder_decoder"):
         return "seq2seq"
     archs = " ".join(config.get("architectures") or [])
@@ -68,6 +71,18 @@ def model_kind(path: Path) -> str:
     if "ForCausalLM" in archs or "LMHeadModel" in archs:
         return "causal"
     return "encoder"
+
+
+def is_vision_language(config: dict[str, Any]) -> bool:
+    """An image-text-to-text checkpoint: its model type is one transformers maps to that task,
+    or (for a type this transformers does not list) it pairs a vision config with a text one."""
+    try:
+        from transformers.models.auto.modeling_auto import MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES
+    except ImportError:  # transformers older than the image-text-to-text auto class
+        MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES = {}
+    if config.get("model_type") in MODEL_FOR_IMAGE_TEXT_TO_TEXT_MAPPING_NAMES:
+        return True
+    return "vision_config" in config and "text_config" in config
 
 
 @dataclass
@@ -130,12 +145,18 @@ class LanguageModel(HFModel):
         return self.tokenizer(text, add_special_tokens=False)["input_ids"]
 
     def loglik(
-        self, context: str, continuations: Sequence[str], reduce: str = "mean", batch_size: int = 32
+        self,
+        context: str,
+        continuations: Sequence[str],
+        reduce: str = "mean",
+        batch_size: int = 32,
+        image: Path | None = None,
     ) -> list[float]:
         """Log-probability of each continuation given the context (per-token mean or sum).
 
         The context is run once and its state (decoder cache or encoder output) shared by
         all continuations, so 100 candidates cost one long pass plus 100 short ones.
+        ``image`` is for vision-language models (:mod:`server.evaluation.vision`).
         """
         if not continuations:
             return []
@@ -145,7 +166,8 @@ class LanguageModel(HFModel):
         ]
         out: list[float] = []
         with torch.no_grad():
-            state = self._context_state(context, max(len(c) for c in conts))
+            extra = {} if image is None else {"image": image}  # a text LM takes no image and says so
+            state = self._context_state(context, max(len(c) for c in conts), **extra)
             for start in range(0, len(conts), batch_size):
                 for lp in self._continuation_logprobs(state, conts[start : start + batch_size]):
                     out.append(float(lp.sum() / len(lp)) if reduce == "mean" else float(lp.sum()))
@@ -299,6 +321,10 @@ def load_model(spec: str, device: str | None = None, as_kind: str | None = None,
     path = resolve_path(spec)
     device = pick_device(device)
     kind = as_kind or model_kind(path)
+    if kind == "vlm":
+        from server.evaluation.vision import VisionLanguageModel
+
+        return VisionLanguageModel(path, device, **kwargs)
     if kind in ("causal", "seq2seq"):
         return LanguageModel(path, device, kind, **kwargs)
     if kind in ("embedder", "encoder") and as_kind != "base":

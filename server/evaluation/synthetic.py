@@ -147,13 +147,21 @@ def synthetic_records(n_dialogs: int = 30, seed: int = 0, rounds: int = 10) -> l
     return records
 
 
-def write_synthetic_export(out: str | Path, n_dialogs: int = 30, seed: int = 0, rounds: int = 10) -> Path:
-    """Write dialogs.jsonl, splits.json and retrieval/<split>.json (VisDial layout, as the exporter)."""
+def write_synthetic_export(
+    out: str | Path, n_dialogs: int = 30, seed: int = 0, rounds: int = 10, images: bool = False
+) -> Path:
+    """Write dialogs.jsonl, splits.json and retrieval/<split>.json (VisDial layout, as the exporter).
+
+    ``images=True`` also writes one small PNG per stimulus under ``images/``, named by the
+    SHA-256 of its bytes as ``avd export --images copy`` names them.
+    """
     from server.export.schema import dump_line, validate_record
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     records = synthetic_records(n_dialogs, seed, rounds)
+    if images:
+        _write_images(out / "images", records)
     with (out / "dialogs.jsonl").open("w", encoding="utf-8") as fh:
         for rec in records:
             validate_record(rec)  # the fixture must be a valid export
@@ -169,6 +177,54 @@ def write_synthetic_export(out: str | Path, n_dialogs: int = 30, seed: int = 0, 
             out / "retrieval" / f"{split}.json", [r for r in records if r["split"] == split], rng
         )
     return out
+
+
+# one colour per emotion of the stimulus's first dialog, so the pictures carry a signal too
+COLOURS = {
+    "amusement": (250, 200, 40),
+    "awe": (60, 110, 220),
+    "contentment": (120, 200, 120),
+    "excitement": (240, 90, 30),
+    "anger": (200, 20, 20),
+    "disgust": (110, 120, 30),
+    "fear": (30, 30, 50),
+    "sadness": (120, 120, 140),
+    "something_else": (200, 180, 220),
+}
+
+
+def synthetic_image(emotion: str, seed: str) -> bytes:
+    """A 48x32 PNG: the emotion's colour with a few seeded rectangles on it."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    rng = random.Random(seed)
+    img = Image.new("RGB", (48, 32), COLOURS[emotion])
+    draw = ImageDraw.Draw(img)
+    for _ in range(3):
+        x, y = rng.randrange(40), rng.randrange(24)
+        draw.rectangle(
+            (x, y, x + rng.randrange(4, 12), y + rng.randrange(4, 10)),
+            fill=rng.choice(list(COLOURS.values())),
+        )
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _write_images(folder: Path, records: list[dict]) -> None:
+    """One picture per stimulus; the records then name it by content, as the exporter does."""
+    folder.mkdir(parents=True, exist_ok=True)
+    by_stimulus: dict[str, tuple[str, str]] = {}
+    for rec in records:
+        stim = rec["stimulus"]
+        if stim["id"] not in by_stimulus:
+            data = synthetic_image(rec["questioner"]["before_reveal"]["emotion"], stim["id"])
+            sha = hashlib.sha256(data).hexdigest()
+            (folder / f"{sha}.png").write_bytes(data)
+            by_stimulus[stim["id"]] = (f"{sha}.png", sha)
+        stim["image"], stim["image_sha256"] = by_stimulus[stim["id"]]
 
 
 def _write_retrieval(path: Path, records: list[dict], rng: random.Random, candidates: int = 100) -> None:

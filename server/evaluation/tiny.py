@@ -3,6 +3,8 @@
 Each builder trains a small byte-level BPE tokenizer on the given texts, builds a model with
 a few hundred thousand random weights from a config, and saves both with
 ``save_pretrained`` so the real loaders in :mod:`server.evaluation.models` read them back.
+``llava`` adds a tiny CLIP vision tower and a processor (image size 32, 16 patches) with a
+small chat template, saved the way a LLaVA checkpoint is.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from pathlib import Path
 
 SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "<mask>"]  # ids 0..4
 PAD, BOS, EOS, UNK, MASK = range(5)
-KINDS = ("gpt2", "bart", "t5", "roberta", "roberta-classifier", "sentence-embedder")
+KINDS = ("gpt2", "bart", "t5", "roberta", "roberta-classifier", "sentence-embedder", "llava")
+IMAGE_TOKEN = "<image>"
+IMAGE_SIZE, PATCH = 32, 8  # 16 patches: 16 image positions in the prompt
 
 
 def _tokenizer(texts: Iterable[str], vocab_size: int):
@@ -49,6 +53,8 @@ def build_tiny_model(kind: str, out: str | Path, texts: Iterable[str], seed: int
     tok = _tokenizer(texts, vocab_size=400)
     vocab = len(tok)
     ids = {"pad_token_id": PAD, "bos_token_id": BOS, "eos_token_id": EOS}
+    if kind == "llava":
+        return _build_tiny_llava(out, tok)
     if kind == "gpt2":
         cfg = tf.GPT2Config(vocab_size=vocab, n_positions=512, n_embd=32, n_layer=2, n_head=2, **ids)
         model = tf.GPT2LMHeadModel(cfg)
@@ -107,6 +113,72 @@ def build_tiny_model(kind: str, out: str | Path, texts: Iterable[str], seed: int
     tok.save_pretrained(out)
     if kind == "sentence-embedder":
         _write_sentence_transformer_files(out, cfg.hidden_size)
+    return out
+
+
+# One user turn (image placeholder, then text) and the assistant's cue: the shape of the
+# templates instruction-tuned VLMs ship, written out small.
+TINY_CHAT_TEMPLATE = (
+    "{% for m in messages %}{% if m['role'] == 'user' %}USER: {% for c in m['content'] %}"
+    "{% if c['type'] == 'image' %}<image>\n{% else %}{{ c['text'] }}{% endif %}{% endfor %}\n"
+    "{% else %}ASSISTANT: {{ m['content'][0]['text'] }}\n{% endif %}{% endfor %}"
+    "{% if add_generation_prompt %}ASSISTANT:{% endif %}"
+)
+
+
+def _build_tiny_llava(out: Path, tok) -> Path:
+    """LLaVA: a 2-layer CLIP vision tower, a projector and a 2-layer Llama, plus its processor."""
+    import transformers as tf
+
+    tok.add_special_tokens({"additional_special_tokens": [IMAGE_TOKEN]})
+    image_id = tok.convert_tokens_to_ids(IMAGE_TOKEN)
+    # the PIL image processor needs no torchvision; transformers 4.x has only the one class
+    image_cls = getattr(tf, "CLIPImageProcessorPil", None) or tf.CLIPImageProcessor
+    image_processor = image_cls(
+        size={"shortest_edge": IMAGE_SIZE}, crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE}
+    )
+    processor = tf.LlavaProcessor(
+        image_processor=image_processor,
+        tokenizer=tok,
+        patch_size=PATCH,
+        vision_feature_select_strategy="default",
+        num_additional_image_tokens=1,  # CLIP's class token, dropped by the "default" strategy
+        chat_template=TINY_CHAT_TEMPLATE,
+        image_token=IMAGE_TOKEN,
+    )
+    vision = tf.CLIPVisionConfig(
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        image_size=IMAGE_SIZE,
+        patch_size=PATCH,
+        projection_dim=32,
+    )
+    text = tf.LlamaConfig(
+        vocab_size=len(tok),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        max_position_embeddings=1024,
+        pad_token_id=PAD,
+        bos_token_id=BOS,
+        eos_token_id=EOS,
+    )
+    config = tf.LlavaConfig(
+        vision_config=vision,
+        text_config=text,
+        image_token_index=image_id,
+        image_seq_length=(IMAGE_SIZE // PATCH) ** 2,
+        vision_feature_layer=-1,
+        vision_feature_select_strategy="default",
+    )
+    model = tf.LlavaForConditionalGeneration(config)
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    processor.save_pretrained(out)
     return out
 
 

@@ -12,6 +12,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
@@ -74,9 +75,25 @@ class Task(ABC):
             raise ValueError(
                 f"task {self.name} cannot use a {model.kind} model; use one of {self.model_kinds}"
             )
+        if getattr(self.config, "image", False) and model.kind not in ("vlm", "random"):
+            raise ValueError(
+                f"image=true needs a vision-language model; {model.name} is a {model.kind} model"
+            )
+
+    def images(self, samples: Sequence[Sample]) -> list[Path | None]:
+        """The image file of each sample that shows one (None where the ablation leaves it out)."""
+        return [self.data.image_path(s.inputs["image"]) if s.inputs.get("image") else None for s in samples]
 
 
 # --------------------------------------------------------------------------- input pieces
+
+
+def image_inputs(d: Dialog) -> dict[str, Any]:
+    """The image as it enters a sample's inputs: its file and content hash (so the cache key
+    changes with the picture), never the pixels."""
+    if d.image is None:
+        raise ValueError(f"dialog {d.id} has no image")
+    return {"image": d.image.name, "image_sha256": d.image_sha256}
 
 
 def opinions_text(d: Dialog) -> str:

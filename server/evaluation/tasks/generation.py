@@ -3,8 +3,9 @@
 Targets: the questioner before the reveal, the questioner after it, and the answerer. Input
 ablations switch the opinions, the dialog and the caption on or off. The questioner before
 the reveal never gets the caption (they had not seen the image), whatever the switch says.
-Captions are the stimulus title until the export carries real captions. Image input needs a
-vision-language model and is refused for now.
+Captions are the stimulus title until the export carries real captions. ``image=true`` gives
+a vision-language model (:mod:`server.evaluation.vision`) the exported picture with the
+prompt, again never to the questioner before the reveal.
 
 Scores: corpus BLEU-1..4 (sacrebleu, signature recorded) and per-sample sentence BLEU;
 emotion metrics on the label parsed from the output (unparsable = wrong, failure rate
@@ -22,7 +23,7 @@ from pydantic import field_validator
 from server.evaluation import metrics
 from server.evaluation.data import PHASES
 from server.evaluation.labels import EMOTIONS, display
-from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text
+from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text, image_inputs
 
 ROLE_TEXT = {
     "questioner_before": "You asked the questions and have not seen the artwork yet.",
@@ -55,17 +56,11 @@ class GenerationConfig(TaskConfig):
             raise ValueError(f"unknown targets {sorted(unknown)}; choose from {PHASES}")
         return value
 
-    @field_validator("image")
-    @classmethod
-    def _no_image(cls, value: bool) -> bool:
-        if value:
-            raise ValueError("image input needs a vision-language model, which this task does not load yet")
-        return value
 
-
-def build_prompt(context: str, phase: str) -> str:
+def build_prompt(context: str, phase: str, image: bool = False) -> str:
+    seen = "The image shows the artwork.\n" if image else ""
     return (
-        f"{context}\n{ROLE_TEXT[phase]} Which of these emotions do you feel: "
+        f"{seen}{context}\n{ROLE_TEXT[phase]} Which of these emotions do you feel: "
         f"{', '.join(display(e) for e in EMOTIONS)}? Reply as 'I feel EMOTION because EXPLANATION'.\n"
     )
 
@@ -73,7 +68,7 @@ def build_prompt(context: str, phase: str) -> str:
 class GenerationTask(Task):
     name = "generation"
     Config = GenerationConfig
-    model_kinds = ("random", "causal", "seq2seq")
+    model_kinds = ("random", "causal", "seq2seq", "vlm")
     config: GenerationConfig
 
     def samples(self) -> Iterator[Sample]:
@@ -86,12 +81,16 @@ class GenerationTask(Task):
                     continue
                 if c.limit is not None and n >= c.limit:
                     return
-                caption = c.caption and phase != "questioner_before"
+                seen = phase != "questioner_before"  # the image was revealed after the dialog
+                caption, image = c.caption and seen, c.image and seen
                 context = context_text(d, None, opinions=c.opinions, dialog=c.dialog, caption=caption)
+                inputs = {"prompt": build_prompt(context, phase, image), "max_new_tokens": c.max_new_tokens}
+                if image:
+                    inputs.update(image_inputs(d))
                 n += 1
                 yield Sample(
                     id=f"{d.id}:{phase}",
-                    inputs={"prompt": build_prompt(context, phase), "max_new_tokens": c.max_new_tokens},
+                    inputs=inputs,
                     target={
                         "text": target_text(feeling.emotion, feeling.explanation),
                         "emotion": feeling.emotion,
@@ -106,10 +105,12 @@ class GenerationTask(Task):
                 rng = model.rng(s.hash)
                 out.append(target_text(rng.choice(EMOTIONS), "of what the conversation described"))
             return out
+        extra = {"images": self.images(samples)} if model.kind == "vlm" else {}
         return model.generate(
             [s.inputs["prompt"] for s in samples],
             max_new_tokens=self.config.max_new_tokens,
             batch_size=self.config.batch_size,
+            **extra,
         )
 
     def score(self, sample: Sample, output: str) -> dict[str, Any]:

@@ -15,7 +15,8 @@ plain and 0% circular; uniform guessing gets 25% and 1/256.
 Scoring by model kind: ``random`` picks a seeded letter; an LM picks the option with the
 highest log-likelihood after the prompt, of its letter (``score_by=letter``, default) or
 of its text (``score_by=text``). Ties go to the earliest option (documented; circular
-evaluation exposes position bias anyway).
+evaluation exposes position bias anyway). A vision-language model scores the same way, and
+sees the artwork too with ``image=true``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pydantic import field_validator
 
 from server.evaluation.data import PHASES, Dialog
 from server.evaluation.labels import GROUPS, display, group
-from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text
+from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text, image_inputs
 
 LETTERS = ("A", "B", "C", "D")
 
@@ -50,6 +51,7 @@ class MultipleChoiceConfig(TaskConfig):
     score_by: Literal["letter", "text"] = "letter"
     opinions: bool = True
     dialog: bool = True
+    image: bool = False
 
     @field_validator("target")
     @classmethod
@@ -70,7 +72,7 @@ def build_prompt(context: str, options: Sequence[str]) -> str:
 class MultipleChoiceTask(Task):
     name = "multichoice"
     Config = MultipleChoiceConfig
-    model_kinds = ("random", "causal", "seq2seq")
+    model_kinds = ("random", "causal", "seq2seq", "vlm")
     config: MultipleChoiceConfig
 
     def samples(self) -> Iterator[Sample]:
@@ -88,13 +90,13 @@ class MultipleChoiceTask(Task):
             context = context_text(d, None, opinions=c.opinions, dialog=c.dialog)
             for rotation in range(len(LETTERS)):
                 rotated = options[rotation:] + options[:rotation]
+                prompt = build_prompt(context, rotated)
+                inputs = {"prompt": prompt, "choices": rotated, "score_by": c.score_by}
+                if c.image:
+                    inputs.update(image_inputs(d))
                 yield Sample(
                     id=f"{d.id}:r{rotation}",
-                    inputs={
-                        "prompt": build_prompt(context, rotated),
-                        "choices": rotated,
-                        "score_by": c.score_by,
-                    },
+                    inputs=inputs,
                     target=rotated.index(feeling.emotion),
                     meta={"dialog_id": d.id, "rotation": rotation, "difficulty": "easy" if easy else "hard"},
                 )
@@ -103,12 +105,12 @@ class MultipleChoiceTask(Task):
         if model.kind == "random":
             return [model.rng(s.hash).randrange(len(s.inputs["choices"])) for s in samples]
         out = []
-        for s in samples:
+        for s, image in zip(samples, self.images(samples), strict=True):
             if self.config.score_by == "letter":
                 choices = list(LETTERS[: len(s.inputs["choices"])])
             else:
                 choices = [display(o) for o in s.inputs["choices"]]
-            scores = model.loglik(s.inputs["prompt"], choices, reduce="mean")
+            scores = model.loglik(s.inputs["prompt"], choices, reduce="mean", image=image)
             out.append(max(range(len(scores)), key=lambda i: (scores[i], -i)))  # ties: earliest option
         return out
 

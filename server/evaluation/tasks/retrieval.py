@@ -7,7 +7,9 @@ history before this round. Scorers by model kind:
 - embedder: cosine similarity between the query (the question, or context + question with
   ``embed_context``) and each candidate;
 - causal / seq2seq LM: log-likelihood of the candidate after the prompt
-  ``<context>\\nQ: <question>\\nA:``, averaged per token (``reduce=sum`` for the total).
+  ``<context>\\nQ: <question>\\nA:``, averaged per token (``reduce=sum`` for the total);
+- vision-language model: the same likelihood, with the artwork given too when ``image=true``
+  (the answerer saw it while answering).
 
 Ranks use the pessimistic tie rule of :mod:`server.evaluation.metrics`.
 """
@@ -20,7 +22,7 @@ from typing import Any, Literal
 import numpy as np
 
 from server.evaluation import metrics
-from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text
+from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text, image_inputs
 
 
 class RetrievalConfig(TaskConfig):
@@ -29,12 +31,13 @@ class RetrievalConfig(TaskConfig):
     caption: bool = False
     reduce: Literal["mean", "sum"] = "mean"
     embed_context: bool = False
+    image: bool = False
 
 
 class RetrievalTask(Task):
     name = "retrieval"
     Config = RetrievalConfig
-    model_kinds = ("random", "embedder", "encoder", "causal", "seq2seq")
+    model_kinds = ("random", "embedder", "encoder", "causal", "seq2seq", "vlm")
     config: RetrievalConfig
 
     def samples(self) -> Iterator[Sample]:
@@ -45,9 +48,12 @@ class RetrievalTask(Task):
             d = self.data.dialogs[item.dialog_id]
             question = d.rounds[item.round - 1][0]
             context = context_text(d, item.round, opinions=c.opinions, dialog=c.history, caption=c.caption)
+            inputs = {"context": context, "question": question, "candidates": list(item.candidates)}
+            if c.image:
+                inputs.update(image_inputs(d))
             yield Sample(
                 id=f"{item.dialog_id}:{item.round}",
-                inputs={"context": context, "question": question, "candidates": list(item.candidates)},
+                inputs=inputs,
                 target=item.gt_index,
                 meta={"dialog_id": item.dialog_id, "round": item.round},
             )
@@ -58,7 +64,7 @@ class RetrievalTask(Task):
         if model.kind in ("embedder", "encoder"):
             return self._embedding_scores(model, samples)
         out = []
-        for s in samples:
+        for s, image in zip(samples, self.images(samples), strict=True):
             prompt = (
                 s.inputs["context"] + "\n" if s.inputs["context"] else ""
             ) + f"Q: {s.inputs['question']}\nA:"
@@ -68,6 +74,7 @@ class RetrievalTask(Task):
                     s.inputs["candidates"],
                     reduce=self.config.reduce,
                     batch_size=self.config.batch_size,
+                    image=image,
                 )
             )
         return out

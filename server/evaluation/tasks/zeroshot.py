@@ -14,6 +14,9 @@ as wrong. EvE-style robustness variants (each one a separate set of samples):
 - ``reasoning_explain``: reason about the conversation first, answer on the last line;
   ``reasoning_describe``: imagine and describe the artwork first, then answer.
 
+``image=true`` shows a vision-language model the artwork with every variant (the prompt then
+speaks of the artwork in the image, and ``reasoning_describe`` asks to describe what it sees).
+
 Reports per variant: weighted F1, accuracy, confusion matrix, parse-failure rate, sentiment
 bias and error categories (see :mod:`server.evaluation.metrics` and
 :mod:`server.evaluation.labels` for the sentiment/arousal grouping).
@@ -30,7 +33,7 @@ from pydantic import field_validator
 from server.evaluation import metrics
 from server.evaluation.data import PHASES, Dialog
 from server.evaluation.labels import EMOTIONS, NEGATIVE, POSITIVE, display, normalise
-from server.evaluation.tasks.base import Sample, Task, TaskConfig, dialog_text
+from server.evaluation.tasks.base import Sample, Task, TaskConfig, dialog_text, image_inputs
 
 VARIANTS = (
     "base",
@@ -54,6 +57,8 @@ REASONING = {
     "Then, on the last line, ",
 }
 
+DESCRIBE_SEEN = "First describe the artwork in the image in two sentences. Then, on the last line, "
+
 
 def label_order(variant: str, dialog_id: str, seed: int) -> list[str]:
     if variant == "shuffled":
@@ -75,11 +80,12 @@ def label_order(variant: str, dialog_id: str, seed: int) -> list[str]:
     return list(EMOTIONS)
 
 
-def build_prompt(d: Dialog, variant: str, seed: int) -> str:
+def build_prompt(d: Dialog, variant: str, seed: int, image: bool = False) -> str:
     opinions = "\n".join(f"{display(o.emotion)}: {o.text}" for o in d.opinions)
     intro = PERSONAS.get(variant, "")
+    artwork = "the artwork in the image" if image else "an artwork that you cannot see"
     body = (
-        "Two people wrote short opinions about an artwork that you cannot see, and then someone asked "
+        f"Two people wrote short opinions about {artwork}, and then someone asked "
         "questions about it and got answers.\n"
         f"Opinions:\n{opinions}\nConversation:\n{dialog_text(d.rounds)}\n"
     )
@@ -90,7 +96,7 @@ def build_prompt(d: Dialog, variant: str, seed: int) -> str:
         choice = f"How does this make you feel? Choose exactly one of these emotions: {labels}."
     answer = "answer with one sentence of the form 'I feel EMOTION because REASON'."
     if variant in REASONING:
-        tail = REASONING[variant] + answer
+        tail = (DESCRIBE_SEEN if image and variant == "reasoning_describe" else REASONING[variant]) + answer
     else:
         tail = "Do not repeat the conversation; " + answer
     return f"{intro}{body}{choice} {tail}\n"
@@ -105,6 +111,7 @@ class ZeroShotConfig(TaskConfig):
     reasoning_max_new_tokens: int = 160
     embedder: str = "minilm"
     similarity_threshold: float = 0.5
+    image: bool = False
 
     @field_validator("variants")
     @classmethod
@@ -150,7 +157,7 @@ class OpenVocabularyMapper:
 class ZeroShotTask(Task):
     name = "zeroshot"
     Config = ZeroShotConfig
-    model_kinds = ("random", "causal", "seq2seq")
+    model_kinds = ("random", "causal", "seq2seq", "vlm")
     config: ZeroShotConfig
     mapper: OpenVocabularyMapper | None = None
 
@@ -166,9 +173,12 @@ class ZeroShotTask(Task):
                     return
                 n += 1
                 tokens = c.reasoning_max_new_tokens if variant in REASONING else c.max_new_tokens
+                inputs = {"prompt": build_prompt(d, variant, c.seed, c.image), "max_new_tokens": tokens}
+                if c.image:
+                    inputs.update(image_inputs(d))
                 yield Sample(
                     id=f"{d.id}:{variant}",
-                    inputs={"prompt": build_prompt(d, variant, c.seed), "max_new_tokens": tokens},
+                    inputs=inputs,
                     target=feeling.emotion,
                     meta={"dialog_id": d.id, "variant": variant},
                 )
@@ -188,12 +198,15 @@ class ZeroShotTask(Task):
                 for s in samples
             ]
         texts: dict[int, str] = {}
+        images = self.images(samples)
         for budget in sorted({s.inputs["max_new_tokens"] for s in samples}):
             idx = [i for i, s in enumerate(samples) if s.inputs["max_new_tokens"] == budget]
+            extra = {"images": [images[i] for i in idx]} if model.kind == "vlm" else {}
             generated = model.generate(
                 [samples[i].inputs["prompt"] for i in idx],
                 max_new_tokens=budget,
                 batch_size=self.config.batch_size,
+                **extra,
             )
             texts.update(zip(idx, generated, strict=True))
         return [texts[i] for i in range(len(samples))]
