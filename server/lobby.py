@@ -89,7 +89,7 @@ for i = 1, #present do
       redis.call('ZREM', qkey, a, b)
       local mk = prefix .. ':match:' .. match_id
       redis.call('HSET', mk, 'questioner', q, 'answerer', an, 'stimulus', s,
-        'q_joined', score[q], 'a_joined', score[an], 'created', now)
+        'q_joined', score[q], 'a_joined', score[an], 'created', now, 'hs_at', hs_at)
       redis.call('EXPIRE', mk, 86400)
       redis.call('HSET', prefix .. ':worker:' .. q, 'state', 'matched', 'match', match_id)
       redis.call('HSET', prefix .. ':worker:' .. an, 'state', 'matched', 'match', match_id)

@@ -1,7 +1,9 @@
 """The worker websocket: translates frames into lobby and dialog events, and back.
 
-The handler holds no dialog state of its own; it asks Redis where the worker is on every
-frame, so a worker may reconnect to any process and pick up exactly where they were.
+The handler holds no dialog state of its own: it asks Redis where the worker is, so a
+worker may reconnect to any process and pick up exactly where they were. Only the seat
+(dialog id and role) is remembered per connection once the worker has one, since a seat
+never changes until the worker joins the lobby again.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from server.db.models import Worker
 from server.dialog import protocol as p
 from server.dialog.machine import Disconnected, Outcome, Quit, Reconnected, SendMessage, SubmitForm
 from server.dialog.moderation import Moderator
-from server.dialog.runtime import DialogRuntime
+from server.dialog.runtime import DialogRuntime, Snapshot
 from server.services import Services
 from server.sweeper import Sweeper
 from server.tokens import TokenError
@@ -58,6 +60,7 @@ class Connection:
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
+        self.seat: tuple[str, p.Role] | None = None  # (dialog id, role), once the worker has one
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.writer = asyncio.create_task(self._write())
 
@@ -229,8 +232,11 @@ class WorkerSocket:
                     )
                 )
 
-    async def _lobby_status(self, worker: str, conn: Connection) -> None:
-        joined = await self.s.redis.zscore(self.s.keys.queue, worker)
+    async def _lobby_status(self, worker: str, conn: Connection, joined: float | None = None) -> None:
+        """Where the worker stands in the queue. ``joined`` comes from the join itself: a
+        sweeper on any process may pair them before the queue could be read back."""
+        if joined is None:
+            joined = await self.s.redis.zscore(self.s.keys.queue, worker)
         if joined is None:
             return
         await conn.send_model(
@@ -284,6 +290,7 @@ class WorkerSocket:
                 await self._leave(worker, conn)
 
     async def _join(self, worker: str, conn: Connection) -> None:
+        conn.seat = None
         where = await self._where(worker)
         if where.get("state") in ("matched", "dialog"):
             await self._error(conn, "busy", "You are already paired; finish this dialog first.")
@@ -291,8 +298,8 @@ class WorkerSocket:
         if await self.s.redis.exists(self.s.keys.paused):
             await self._error(conn, "paused", "New dialogs are paused right now; please try later.")
             return
-        await self.s.lobby.join(worker)
-        await self._lobby_status(worker, conn)
+        joined = await self.s.lobby.join(worker)
+        await self._lobby_status(worker, conn, joined)
         await self.sweeper.pair()
 
     async def _ready(self, worker: str, match_id: str, conn: Connection) -> None:
@@ -304,12 +311,21 @@ class WorkerSocket:
         elif result == "forbidden":
             await self._error(conn, "forbidden", "That pairing is not yours.")
 
-    async def _dialog_event(self, worker: str, conn: Connection, client_id: str, make) -> Outcome | None:
-        where = await self._where(worker)
-        if where.get("state") not in ("dialog", "done", "ended") or not where.get("dialog"):
+    async def _seat(self, worker: str, conn: Connection) -> tuple[str, p.Role] | None:
+        if conn.seat is None:
+            where = await self._where(worker)
+            if where.get("state") in ("dialog", "done", "ended") and where.get("dialog"):
+                conn.seat = (where["dialog"], where["role"])  # type: ignore[assignment]
+        return conn.seat
+
+    async def _dialog_event(
+        self, worker: str, conn: Connection, client_id: str, make, snap: Snapshot | None = None
+    ) -> Outcome | None:
+        seat = await self._seat(worker, conn)
+        if seat is None:
             await self._error(conn, "no_dialog", "You are not in a dialog.", client_id)
             return None
-        out = await self.runtime.handle(where["dialog"], make(where["role"]))
+        out = await self.runtime.handle(seat[0], make(seat[1]), snap)
         if out is None:
             await self._error(conn, "no_dialog", "That dialog no longer exists.", client_id)
         elif out.error:
@@ -317,12 +333,12 @@ class WorkerSocket:
         return out
 
     async def _chat(self, worker: str, conn: Connection, client_id: str, text: str) -> None:
-        """A chat message: the live rules first, then the dialog machine."""
-        where = await self._where(worker)
-        dialog_id, role = where.get("dialog"), where.get("role")
+        """A chat message: the live rules first, then the dialog machine, on one read of the state."""
+        seat = await self._seat(worker, conn)
+        snap = await self.runtime.snapshot(seat[0], with_turns=True) if seat else None
         screening = None
-        if where.get("state") == "dialog" and dialog_id and role:
-            screening = await self.moderator.screen(dialog_id, role, worker, client_id, text)
+        if seat and snap:
+            screening = await self.moderator.screen(snap, seat[1], worker, client_id, text)
         if screening and screening.action == "bounce":
             await conn.send_model(
                 p.Error(
@@ -332,12 +348,16 @@ class WorkerSocket:
                     rules=screening.rules,
                 )
             )
-            if screening.expel and dialog_id and role:
-                await self.moderator.expel(dialog_id, role)
+            if screening.expel and seat:
+                await self.moderator.expel(*seat)
             return
         flags = screening.flags if screening else ()
         out = await self._dialog_event(
-            worker, conn, client_id, lambda role: lambda now: SendMessage(role, client_id, text, now, flags)
+            worker,
+            conn,
+            client_id,
+            lambda role: lambda now: SendMessage(role, client_id, text, now, flags),
+            snap,
         )
         if screening and screening.action == "warn" and out is not None and out.changed:
             await conn.send_model(

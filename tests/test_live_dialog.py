@@ -40,3 +40,7 @@ async def test_two_bots_complete_a_dialog(settings, stimuli, server_factory, ser
         ).all()
         assert dict(kinds) == {"completed": 2}
     assert all(r.completion_code for r in results)
+    # every deadline the dialog set was unset by the step that made it obsolete: none is left
+    # to fire, stale, minutes later
+    left = await services.redis.zrange(services.keys.deadlines, 0, -1)
+    assert [m for m in left if f"|{dialog_id}|" in m] == []

@@ -38,6 +38,7 @@ from server.dialog.machine import (
     Warn,
     apply,
     other,
+    pending_deadlines,
 )
 from server.dialog.protocol import EMOTIONS
 
@@ -560,6 +561,7 @@ def test_random_event_sequences_keep_the_rules(data):
     forms_in: list[tuple[str, str]] = []
     finished: list[str] = []
     finalized = 0
+    scheduled: set[Schedule] = set(pending_deadlines(s, policy))
     for _ in range(data.draw(st.integers(1, 50))):
         now += data.draw(st.sampled_from([0.0, 1.0, 50.0]))
         event = data.draw(an_event(s, now, policy))
@@ -589,6 +591,13 @@ def test_random_event_sequences_keep_the_rules(data):
         if s.status != "in_progress":
             assert out.state.status == s.status, "a final status never changes"
         s = out.state
+        scheduled |= set(of(out, Schedule))
+        # what the runtime keeps scheduled is exactly what can still fire: the rest is stale
+        pending = pending_deadlines(s, policy)
+        assert pending <= scheduled
+        for d in scheduled:
+            fired = step(s, DeadlineFired(d.kind, d.role, d.at, max(now, d.at)), policy)
+            assert bool(fired.effects) == (d in pending), (d, pending)
         assert seqs == list(range(1, len(seqs) + 1)), "seq never skips or repeats"
         assert s.seq == len(seqs) <= 2 * policy.rounds
         assert not s.revealed or ("questioner", "before_reveal") in forms_in

@@ -335,10 +335,33 @@ def _turn_schedule(s: DialogState, policy: Policy) -> list[Effect]:
 def _form_schedule(s: DialogState, role: Role, now: float, policy: Policy) -> list[Effect]:
     s.form_started[role] = now
     s.form_deadline[role] = now + policy.form_seconds
-    effects: list[Effect] = [Schedule("form", role, s.form_deadline[role])]
+    return list(_form_deadlines(role, s.form_deadline[role], policy))
+
+
+def _form_deadlines(role: Role, deadline: float, policy: Policy) -> tuple[Schedule, ...]:
     if policy.warn_seconds and policy.warn_seconds < policy.form_seconds:
-        effects.append(Schedule("warn", role, s.form_deadline[role] - policy.warn_seconds))
-    return effects
+        return Schedule("form", role, deadline), Schedule("warn", role, deadline - policy.warn_seconds)
+    return (Schedule("form", role, deadline),)
+
+
+def pending_deadlines(s: DialogState, policy: Policy) -> set[Schedule]:
+    """The deadlines that can still matter in state ``s`` (each as it was scheduled).
+
+    The runtime unschedules what a transition made obsolete, so a turn taken in time does
+    not leave its timeout and warning behind to fire, stale, minutes later.
+    """
+    pending: set[Schedule] = set()
+    if s.chatting and s.deadline is not None:
+        pending.update(_turn_schedule(s, policy))  # type: ignore[arg-type]
+    for role in ROLES:
+        if s.out[role]:
+            continue
+        if s.todo[role] and role in s.form_deadline:
+            pending.update(_form_deadlines(role, s.form_deadline[role], policy))
+        since = s.disconnected_at.get(role)
+        if since is not None:
+            pending.add(Schedule("grace", role, since + policy.grace_seconds))
+    return pending
 
 
 def clean_text(text: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from server.db.models import WorkerEvent
 from server.dialog.machine import Expel, clean_text
-from server.dialog.runtime import DialogRuntime
+from server.dialog.runtime import DialogRuntime, Snapshot
 from server.qc.flags import rules_config
 from server.rules import check
 from server.services import Services
@@ -34,24 +34,22 @@ class Moderator:
         self.config = rules_config(services.settings.rules)
 
     async def screen(
-        self, dialog_id: str, role: str, worker: str, client_id: str, text: str
+        self, snap: Snapshot, role: str, worker: str, client_id: str, text: str
     ) -> Screening | None:
-        """The rules' verdict, or None when the machine alone should judge (not this role's
-        turn, a resend, a length problem, no such dialog)."""
-        state = await self.runtime.load(dialog_id)
-        policy = self.s.policy
+        """The rules' verdict on a message for the dialog in ``snap`` (read with its turns),
+        or None when the machine alone should judge (not this role's turn, a resend, a
+        length problem)."""
+        state, policy = snap.state, self.s.policy
         cleaned = clean_text(text)
         if (
-            state is None
-            or not state.chatting
+            not state.chatting
             or state.turn != role
             or f"{role}:{client_id}" in state.applied
             or not policy.min_message_chars <= len(cleaned) <= policy.max_message_chars
         ):
             return None
-        turns, _ = await self.runtime.logged(dialog_id)
-        history = [{"role": t.role, "text": t.text} for t in turns]
-        meta = await self.runtime.meta(dialog_id)
+        history = [{"role": t.role, "text": t.text} for t in snap.turns or ()]
+        meta = await self.runtime.meta(state.id)
         result = check(role, state.round, cleaned, history, meta["opinions"], self.config)
         screening = Screening(
             action=result.action,
@@ -60,7 +58,7 @@ class Moderator:
             flags=tuple(h.as_dict() for h in result.hits),
         )
         if result.action == "bounce":
-            count = await self._count(dialog_id, role, worker, screening, cleaned)
+            count = await self._count(state.id, role, worker, screening, cleaned)
             limit = self.s.settings.max_hard_violations
             screening = replace(screening, expel=bool(limit) and count >= limit)
         return screening

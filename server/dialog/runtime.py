@@ -1,9 +1,11 @@
 """Runs the pure dialog machine against Redis (live state) and the database (the record).
 
-Every event is judged inside a WATCH/MULTI transaction on the dialog's state key, so two
-processes can never both accept a message for the same turn. Accepted messages and forms
-go to Redis in the same transaction and to the database before the sender's ``ack``; a
-resend with the same client id repairs whatever a crash left undone.
+Every event is judged against a snapshot of the dialog's state and committed by a Lua
+compare-and-set: the new state is written only if the stored one is still the snapshot,
+so two processes can never both accept a message for the same turn (the loser re-reads
+and judges again). Accepted messages and forms go to Redis in that same atomic step, with
+the deadlines the transition made and unmade, and to the database before the sender's
+``ack``; a resend with the same client id repairs whatever a crash left undone.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import logging
 import random
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from redis.exceptions import WatchError
 from rq import Queue
-from sqlalchemy import select, update
+from sqlalchemy import Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from server.db.models import Dialog, Response, Stimulus, Turn
@@ -40,6 +43,7 @@ from server.dialog.machine import (
     Warn,
     apply,
     other,
+    pending_deadlines,
 )
 from server.qc.jobs import enqueue, qc_queue
 from server.services import Services
@@ -57,18 +61,52 @@ def deadline_member(dialog_id: str, eff: Schedule) -> str:
     return f"{eff.kind}|{dialog_id}|{eff.role}|{eff.at!r}"
 
 
+# KEYS: state, log, forms, deadlines, active dialogs, meta. ARGV: snapshot, new state, final
+# (0/1), keep seconds, dialog id, then counted groups: log entries; form (field, value) pairs;
+# deadlines to add (score, member); deadlines to drop.
+COMMIT_LUA = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+local i = 6
+local n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i]); i = i + 1 end
+n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do redis.call('HSET', KEYS[3], ARGV[i], ARGV[i + 1]); i = i + 2 end
+n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do redis.call('ZADD', KEYS[4], ARGV[i], ARGV[i + 1]); i = i + 2 end
+n = tonumber(ARGV[i]); i = i + 1
+for _ = 1, n do redis.call('ZREM', KEYS[4], ARGV[i]); i = i + 1 end
+if ARGV[3] == '1' then
+  redis.call('ZREM', KEYS[5], ARGV[5])
+  for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[6]}) do redis.call('EXPIRE', key, ARGV[4]) end
+end
+return 1
+"""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The stored state of a dialog as read (``raw`` is what the commit compares against),
+    with its accepted messages when the caller needs the history."""
+
+    raw: str
+    state: DialogState
+    turns: list[StoreTurn] | None = None
+
+
 class GroupCommit:
     """Rows from concurrent events share one transaction: under load one commit carries a
     batch instead of each message paying its own connection checkout, BEGIN and COMMIT
-    (and, on SQLite, its own wait for the write lock). Every caller still waits for the
-    commit that holds its rows before it acknowledges anything."""
+    (and, on SQLite, its own wait for the write lock). Rows are plain Core inserts (one
+    executemany per table), not ORM objects: nothing reads them back. Every caller still
+    waits for the commit that holds its rows before it acknowledges anything."""
 
     def __init__(self, sessions) -> None:
         self.sessions = sessions
-        self._queue: list[tuple[list, asyncio.Future[bool]]] = []
+        self._queue: list[tuple[list[tuple[Table, dict]], asyncio.Future[bool]]] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def store(self, rows: list) -> bool:
+    async def store(self, rows: list[tuple[Table, dict]]) -> bool:
         """True once committed; False if the batch held a row already stored (retry alone)."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._queue.append((rows, done))
@@ -79,10 +117,15 @@ class GroupCommit:
     async def _drain(self) -> None:
         while self._queue:
             batch, self._queue = self._queue, []
+            by_table: dict[Table, list[dict]] = {}
+            for rows, _ in batch:
+                for table, values in rows:
+                    by_table.setdefault(table, []).append(values)
             outcome: bool | BaseException = True
             try:
                 async with self.sessions() as db:
-                    db.add_all([row for rows, _ in batch for row in rows])
+                    for table, values in by_table.items():
+                        await db.execute(insert(table), values)
                     await db.commit()
             except IntegrityError:
                 outcome = False
@@ -104,6 +147,7 @@ class DialogRuntime:
         self._writer = GroupCommit(services.sessions)
         self._qc_queue: Queue | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self._commit = services.redis.register_script(COMMIT_LUA)
 
     # ------------------------------------------------------------------ start
 
@@ -165,6 +209,8 @@ class DialogRuntime:
             pipe.zadd(k.partners(q), {a: now})
             pipe.zadd(k.partners(a), {q: now})
             pipe.delete(k.match(match_id))
+            if info.get("hs_at"):  # the handshake is done: its deadline would only fire stale
+                pipe.zrem(k.deadlines, f"handshake|{match_id}|-|{info['hs_at']}")
             self._schedule(pipe, out)
             try:
                 await pipe.execute()
@@ -186,46 +232,72 @@ class DialogRuntime:
     # ------------------------------------------------------------------ events
 
     async def load(self, dialog_id: str) -> DialogState | None:
-        raw = await self.s.redis.get(self.s.keys.dialog(dialog_id))
-        return DialogState.model_validate_json(raw) if raw else None
+        snap = await self.snapshot(dialog_id)
+        return snap.state if snap else None
 
-    async def handle(self, dialog_id: str, make_event: Callable[[float], Event]) -> Outcome | None:
-        """Apply one event atomically, then carry out its effects. None: no such dialog."""
+    async def snapshot(self, dialog_id: str, with_turns: bool = False) -> Snapshot | None:
+        """The stored state (and, if asked, the accepted messages) in one round trip."""
         k = self.s.keys
-        key = k.dialog(dialog_id)
-        async with self.s.redis.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(key)
-                    raw = await pipe.get(key)
-                    if raw is None:
-                        await pipe.reset()
-                        return None
-                    state = DialogState.model_validate_json(raw)
-                    out = apply(state, make_event(time.time()), self.s.policy)
-                    if not out.changed:
-                        await pipe.reset()
-                        break
-                    pipe.multi()
-                    pipe.set(key, out.state.model_dump_json())
-                    for eff in out.effects:
-                        if isinstance(eff, StoreTurn):
-                            pipe.rpush(k.dialog_log(dialog_id), json.dumps(eff.__dict__))
-                        elif isinstance(eff, StoreForm):
-                            pipe.hset(k.dialog_log(dialog_id) + ":forms", eff.phase, json.dumps(eff.__dict__))
-                    self._schedule(pipe, out)
-                    if out.state.final:
-                        pipe.zrem(k.active_dialogs, dialog_id)
-                        for suffix in ("", ":log", ":log:forms", ":meta"):
-                            pipe.expire(key + suffix, KEEP_SECONDS)
-                    await pipe.execute()
-                    break
-                except WatchError:
-                    continue
+        if not with_turns:
+            raw = await self.s.redis.get(k.dialog(dialog_id))
+            return Snapshot(raw, DialogState.model_validate_json(raw)) if raw else None
+        async with self.s.redis.pipeline(transaction=False) as pipe:
+            pipe.get(k.dialog(dialog_id))
+            pipe.lrange(k.dialog_log(dialog_id), 0, -1)
+            raw, log_rows = await pipe.execute()
+        if not raw:
+            return None
+        turns = [StoreTurn(**json.loads(r)) for r in log_rows]
+        return Snapshot(raw, DialogState.model_validate_json(raw), turns)
+
+    async def handle(
+        self, dialog_id: str, make_event: Callable[[float], Event], snap: Snapshot | None = None
+    ) -> Outcome | None:
+        """Apply one event atomically, then carry out its effects. None: no such dialog.
+
+        ``snap`` is a state the caller has just read (saves a round trip); if the dialog moved
+        on since, the event is judged again on a fresh read.
+        """
+        while True:
+            if snap is None:
+                snap = await self.snapshot(dialog_id)
+                if snap is None:
+                    return None
+            out = apply(snap.state, make_event(time.time()), self.s.policy)
+            if not out.changed or await self._store_state(snap, out):
+                break
+            snap = None
         if out.duplicate:
             await self._repair(out)
         await self._effects(out)
         return out
+
+    async def _store_state(self, snap: Snapshot, out: Outcome) -> bool:
+        """The compare-and-set of :data:`COMMIT_LUA`; False if someone else moved first."""
+        k, dialog_id = self.s.keys, out.state.id
+        state_key = k.dialog(dialog_id)
+        logs = [json.dumps(e.__dict__) for e in out.effects if isinstance(e, StoreTurn)]
+        forms = [(e.phase, json.dumps(e.__dict__)) for e in out.effects if isinstance(e, StoreForm)]
+        added = {e for e in out.effects if isinstance(e, Schedule)}
+        dropped = pending_deadlines(snap.state, self.s.policy) - pending_deadlines(out.state, self.s.policy)
+        args: list[str | int] = [snap.raw, out.state.model_dump_json(), int(out.state.final), KEEP_SECONDS]
+        args += [dialog_id, len(logs), *logs, len(forms)]
+        for field_, value in forms:
+            args += [field_, value]
+        args.append(len(added))
+        for eff in added:
+            args += [repr(eff.at), deadline_member(dialog_id, eff)]
+        args.append(len(dropped - added))
+        args += [deadline_member(dialog_id, eff) for eff in dropped - added]
+        keys = [
+            state_key,
+            k.dialog_log(dialog_id),
+            k.dialog_log(dialog_id) + ":forms",
+            k.deadlines,
+            k.active_dialogs,
+            k.dialog_meta(dialog_id),
+        ]
+        return bool(await self._commit(keys=keys, args=args))
 
     def _schedule(self, pipe, out: Outcome) -> None:
         deadlines = {deadline_member(out.state.id, e): e.at for e in out.effects if isinstance(e, Schedule)}
@@ -269,38 +341,45 @@ class DialogRuntime:
 
     async def _store(self, dialog_id: str, turns: list[StoreTurn], forms: list[StoreForm]) -> None:
         """Write rows; a row that is already there (a resend after a crash) is fine."""
-        rows = [
-            Turn(
-                dialog_id=dialog_id,
-                seq=t.seq,
-                round=t.round,
-                role=t.role,
-                text=t.text,
-                client_id=t.client_id,
-                sent_at=_ts(t.at),
-                latency_ms=t.latency_ms,
-                flags=list(t.flags),
+        turn_t, response_t = Turn.__table__, Response.__table__
+        rows: list[tuple[Table, dict]] = [
+            (
+                turn_t,
+                {
+                    "dialog_id": dialog_id,
+                    "seq": t.seq,
+                    "round": t.round,
+                    "role": t.role,
+                    "text": t.text,
+                    "client_id": t.client_id,
+                    "sent_at": _ts(t.at),
+                    "latency_ms": t.latency_ms,
+                    "flags": list(t.flags),
+                },
             )
             for t in turns
         ] + [
-            Response(
-                dialog_id=dialog_id,
-                role=f.role,
-                phase=f.phase,
-                emotion=f.emotion,
-                explanation=f.explanation,
-                client_id=f.client_id,
-                submitted_at=_ts(f.at),
-                latency_ms=f.latency_ms,
+            (
+                response_t,
+                {
+                    "dialog_id": dialog_id,
+                    "role": f.role,
+                    "phase": f.phase,
+                    "emotion": f.emotion,
+                    "explanation": f.explanation,
+                    "client_id": f.client_id,
+                    "submitted_at": _ts(f.at),
+                    "latency_ms": f.latency_ms,
+                },
             )
             for f in forms
         ]
         if await self._writer.store(rows):
             return
-        for row in rows:  # one at a time, skipping those already stored
+        for table, values in rows:  # one at a time, skipping those already stored
             async with self.s.sessions() as db:
-                db.add(row)
                 try:
+                    await db.execute(insert(table), [values])
                     await db.commit()
                 except IntegrityError:
                     await db.rollback()
