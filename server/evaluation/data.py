@@ -163,13 +163,14 @@ def iter_retrieval_rounds(
             elif part == "dialogs":
                 if answers is None:
                     raise _AnswersAfterDialogs
+                text = answers.__getitem__
                 for _ in stream.elements():
                     entry = stream.value()  # one dialog: its rounds and their candidate indices
                     for item in entry["dialog"]:
                         yield RetrievalRound(
                             dialog_id=entry["dialog_id"],
                             round=int(item["round"]),
-                            candidates=tuple(answers[i] for i in item["answer_options"]),
+                            candidates=tuple(map(text, item["answer_options"])),
                             gt_index=int(item["gt_index"]),
                         )
             else:
