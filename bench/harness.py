@@ -342,6 +342,8 @@ def start_server(backend: Backend, **settings: object) -> Server:
         "warning",
         "--backlog",
         "4096",
+        "--ws-per-message-deflate",
+        "false",
     ]
     url = f"http://127.0.0.1:{port}"
     proc = start_process(cmd, backend.env(**settings), log_path, url + "/healthz")

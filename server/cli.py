@@ -67,6 +67,7 @@ def _run_server(settings: Settings, host: str, port: int, workers: int, qc_worke
             workers=workers,
             log_level="warning",
             ws_max_size=settings.max_frame_bytes * 2,
+            ws_per_message_deflate=False,  # chat frames are tiny: compressing them only costs CPU
         )
     finally:
         for proc in qc:

@@ -144,6 +144,7 @@ class DialogRuntime:
     def __init__(self, services: Services) -> None:
         self.s = services
         self._meta: dict[str, dict] = {}
+        self._turns: dict[str, list[StoreTurn]] = {}  # accepted messages read so far, per dialog
         self._writer = GroupCommit(services.sessions)
         self._qc_queue: Queue | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -241,13 +242,17 @@ class DialogRuntime:
         if not with_turns:
             raw = await self.s.redis.get(k.dialog(dialog_id))
             return Snapshot(raw, DialogState.model_validate_json(raw)) if raw else None
+        known = self._turns.get(dialog_id, [])
         async with self.s.redis.pipeline(transaction=False) as pipe:
             pipe.get(k.dialog(dialog_id))
-            pipe.lrange(k.dialog_log(dialog_id), 0, -1)
+            pipe.lrange(k.dialog_log(dialog_id), len(known), -1)  # the log only grows: read the tail
             raw, log_rows = await pipe.execute()
         if not raw:
             return None
-        turns = [StoreTurn(**json.loads(r)) for r in log_rows]
+        turns = known + [StoreTurn(**json.loads(r)) for r in log_rows]
+        self._turns[dialog_id] = turns
+        if len(self._turns) > 10_000:
+            self._turns.pop(next(iter(self._turns)))
         return Snapshot(raw, DialogState.model_validate_json(raw), turns)
 
     async def handle(
@@ -514,6 +519,7 @@ class DialogRuntime:
         if st.status != "complete":
             await self.s.pool.release(st.stimulus_id)
         self._meta.pop(st.id, None)
+        self._turns.pop(st.id, None)
         # QC runs in the background, after the workers got their frames; a job that could not be
         # queued is not lost: `avd qc run` judges every finished dialog without a verdict
         task = asyncio.create_task(self._enqueue_qc(st.id))
