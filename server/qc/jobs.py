@@ -17,10 +17,16 @@ from server.settings import Settings
 
 BATCH = 200
 JOB = "server.qc.jobs.qc_job"  # by name: the web process enqueues without importing the pipeline
+SEMANTIC_JOB = "server.qc.jobs.semantic_job"
 
 
 def queue_name(study: str) -> str:
     return f"avd-{study}-qc"
+
+
+def semantic_queue_name(study: str) -> str:
+    """A queue of its own: only workers with the ml extra (`avd qc worker --semantic`) take it."""
+    return f"avd-{study}-semantic"
 
 
 def qc_queue(settings: Settings, redis_url: str) -> Queue:
@@ -45,7 +51,33 @@ def qc_job(study: str, dialog_ids: list[str], force: bool = False) -> dict[str, 
         finally:
             await engine.dispose()
 
-    return dict(asyncio.run(run()))
+    counts = dict(asyncio.run(run()))
+    if settings.semantic_after_qc:
+        from rq import get_current_job
+
+        current = get_current_job()
+        connection = current.connection if current else redis.Redis.from_url(settings.redis_url or "")
+        Queue(semantic_queue_name(study), connection=connection).enqueue(
+            SEMANTIC_JOB, study, dialog_ids, job_timeout=3600, result_ttl=86400
+        )
+    return counts
+
+
+def semantic_job(study: str, dialog_ids: list[str]) -> dict[str, int]:
+    """Semantic checks of a batch after its QC; the worker process keeps the model loaded."""
+    from server.db.engine import make_engine, make_sessionmaker
+    from server.qc.semantic import run_semantic
+
+    settings = Settings(study=study)
+
+    async def run() -> dict[str, int]:
+        engine = make_engine(settings.resolved_database_url)
+        try:
+            return dict(await run_semantic(make_sessionmaker(engine), settings, dialog_ids))
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(run())
 
 
 async def launch_evaluations(sessions, settings: Settings, force: bool = False) -> list[str]:

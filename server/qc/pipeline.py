@@ -10,10 +10,12 @@ from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from server.db.models import Dialog, QcResult
+from server.db.semantic_models import QcSemantic
 from server.qc.flags import flag_turns
 from server.qc.inclusion import inclusion_problems
 from server.qc.record import load_records
 from server.qc.scores import explanation_scores
+from server.qc.semantic_flags import Thresholds, find
 from server.qc.verdict import decide
 from server.settings import Settings
 
@@ -51,14 +53,33 @@ async def run_qc(
             counts["skipped"] = len(skip)
             dialog_ids = [d for d in dialog_ids if d not in skip]
         records = await load_records(db, dialog_ids)
+        # scores of the optional semantic stage (`avd qc semantic`), when it has run
+        semantic_scores = dict(
+            (
+                await db.execute(
+                    select(QcSemantic.dialog_id, QcSemantic.scores).where(
+                        QcSemantic.dialog_id.in_(dialog_ids)
+                    )
+                )
+            ).tuples()
+        )
+        thresholds = Thresholds.from_settings(settings)
         results = []
         for rec in records:
             reject, review = inclusion_problems(
                 rec, settings.qc_min_explanation_words, settings.qc_min_reference_overlap
             )
             flags = flag_turns(rec, settings.rules)
+            semantic: list[str] = []
+            if rec.id in semantic_scores:
+                semantic = find(semantic_scores[rec.id], flags, review, thresholds).reasons
             decision = decide(
-                reject, review, flags, settings.qc_hard_flags_for_reject, settings.qc_soft_flags_for_review
+                reject,
+                review,
+                flags,
+                settings.qc_hard_flags_for_reject,
+                settings.qc_soft_flags_for_review,
+                semantic,
             )
             counts[decision.verdict] += 1
             results.append(

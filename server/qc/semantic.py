@@ -43,6 +43,13 @@ if TYPE_CHECKING:
 SCORE_VERSION = 1
 PHASES = ("before_reveal", "after_reveal", "answerer")
 _WORD = re.compile(r"[a-z]+")
+# "is she indoors?" / "is the woman inside?": a pronoun in one question stands for a person noun
+# in the other, so that noun is no difference between them
+PRONOUNS = frozenset("she he her him his hers they them their theirs".split())
+PERSON_NOUNS = frozenset(
+    """woman women man men girl girls boy boys lady ladies child children kid kids person people
+    figure figures gentleman""".split()
+)
 
 
 def scores_key(settings: Settings) -> str:
@@ -66,6 +73,10 @@ def difference_phrases(a: str, b: str) -> tuple[str, str] | None:
     sa, sb = {_stem(w) for w in wa}, {_stem(w) for w in wb}
     only_a = [w for w in wa if _stem(w) not in sb]
     only_b = [w for w in wb if _stem(w) not in sa]
+    if PRONOUNS.intersection(_WORD.findall(b.lower())):
+        only_a = [w for w in only_a if w not in PERSON_NOUNS]
+    if PRONOUNS.intersection(_WORD.findall(a.lower())):
+        only_b = [w for w in only_b if w not in PERSON_NOUNS]
     if not only_a or not only_b:
         return None
     return " ".join(only_a), " ".join(only_b)

@@ -88,7 +88,10 @@ def evaluate(items: list[dict[str, Any]], embedder: Any, thresholds: Thresholds)
         lexical = any(h["id"] == check for h in flag_turns(rec, {}).get("3", []))
         found = find(scores[rec.id], {}, [], thresholds)
         semantic = any(h["id"] == check for h in found.flags["turns"].get("3", []))
-        for split in (item.get("split", "dev"), "all"):
+        groups = [item.get("split", "dev"), "all"]
+        if "batch" in item:  # the test split was written in batches (docs/semantic.md)
+            groups.append(f"{item['split']} batch {item['batch']}")
+        for split in groups:
             methods = (("lexical", lexical), ("semantic", semantic), ("either", lexical or semantic))
             for method, predicted in methods:
                 table.setdefault((check, split, method), Counts()).add(predicted, bool(item["label"]))

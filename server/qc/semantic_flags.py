@@ -24,9 +24,9 @@ QUESTIONER_PHASES = ("before_reveal", "after_reveal")
 
 @dataclass(frozen=True)
 class Thresholds:
-    repeat: float = 0.45
-    repeat_difference: float = 0.45
-    opinion: float = 0.55
+    repeat: float = 0.5
+    repeat_difference: float = 0.55
+    opinion: float = 0.65
     explanation: float = 0.25
     for_review: int = 1
 

@@ -1,8 +1,9 @@
-"""Combine inclusion problems and rule flags into accept / review / reject with reasons."""
+"""Combine inclusion problems, rule flags and semantic findings into accept / review / reject."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -22,8 +23,13 @@ def decide(
     flags: dict[str, list[dict[str, Any]]],
     hard_for_reject: int,
     soft_for_review: int,
+    semantic: Sequence[str] = (),
 ) -> Decision:
-    """Reject beats review beats accept; every reason is machine-readable ("kind:detail")."""
+    """Reject beats review beats accept; every reason is machine-readable ("kind:detail").
+
+    ``semantic`` holds review reasons from the semantic stage, already past its own count
+    threshold (``server.qc.semantic_flags``); they can send an accepted dialog to review only.
+    """
     hard = Counter(h["id"] for hits in flags.values() for h in hits if h["severity"] == "hard")
     soft = Counter(h["id"] for hits in flags.values() for h in hits if h["severity"] != "hard")
     reject = list(reject)
@@ -32,6 +38,7 @@ def decide(
         reject += [f"rule:{rule}:{n}" for rule, n in sorted(hard.items())]
     elif sum(soft.values()) >= soft_for_review:
         review += [f"rule:{rule}:{n}" for rule, n in sorted(soft.items())]
+    review += list(semantic)
     if reject:
         also = f" Also: {_readable(review)}" if review else ""
         return Decision("reject", reject + review, f"Rejected: {_readable(reject)}{also}")
@@ -47,6 +54,11 @@ _TEXT = {
     "explanation_too_short": "the {} explanation is too short",
     "explanation_unrelated": "the {} explanation does not refer to the conversation",
 }
+_SEMANTIC = {
+    "repeated_question": "{} question(s) reword an earlier question",
+    "copies_opinion": "{} question(s) restate an opinion that was shown",
+    "explanation_unrelated": "the {} explanation is far in meaning from the conversation",
+}
 
 
 def _readable(reasons: list[str]) -> str:
@@ -56,6 +68,11 @@ def _readable(reasons: list[str]) -> str:
         if kind == "rule":
             rule, _, count = detail.partition(":")
             parts.append(f"rule '{rule}' broken {count} time(s)")
+            continue
+        if kind == "semantic":
+            check, _, value = detail.partition(":")
+            text = _SEMANTIC.get(check, check + " {}").format(value.replace("_", " "))
+            parts.append(f"semantic check: {text}")
             continue
         parts.append(_TEXT.get(kind, kind + " {}").format(detail.replace("_", " ")))
     return "; ".join(parts) + "."
