@@ -9,24 +9,16 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 from sqlalchemy import update
 
-from server.admin import live, review
-from server.admin.auth import COOKIE, SESSION_SECONDS, AdminSessions, current_admin, verify_password
+from server.admin import live, push, review, studies_api, workers_api
+from server.admin.auth import COOKIE, SESSION_SECONDS, verify_password
+from server.admin.deps import admin_sessions, require_admin, services_of
 from server.db.models import Researcher, Stimulus
-from server.services import Services
 
 router = APIRouter(prefix="/admin/api", tags=["admin"])
-
-
-def services_of(request: Request) -> Services:
-    return request.app.state.services
-
-
-def admin_sessions(request: Request) -> AdminSessions:
-    return request.app.state.admin_sessions
-
-
-def require_admin(request: Request) -> str:
-    return current_admin(request, admin_sessions(request))
+router.include_router(workers_api.router)
+router.include_router(studies_api.router)
+router.include_router(push.router)
+__all__ = ["router", "require_admin"]
 
 
 class Login(BaseModel):
