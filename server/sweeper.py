@@ -90,6 +90,8 @@ class Sweeper:
                 ident,
                 lambda now: DeadlineFired(kind, role, float(at), now),  # type: ignore[arg-type]
             )
+        elif kind == "final":
+            await self.runtime.finish_record(ident)
         elif kind == "handshake":
             for worker in await self.s.lobby.handshake_failed(ident):
                 await self.s.send(

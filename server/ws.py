@@ -262,12 +262,7 @@ class WorkerSocket:
             await self._error(conn, *error)
             return
         match frame:
-            case p.Ping():
-                await self.s.redis.set(
-                    self.s.keys.presence(worker),
-                    self.present.get(worker, ""),
-                    px=int(self.s.settings.presence_ttl_seconds * 1000),
-                )
+            case p.Ping():  # presence is refreshed for every open socket by the heartbeat task
                 await conn.send_model(p.Pong(at=time.time()))
             case p.Hello():
                 await self._error(conn, "already_hello", "This connection already said hello.")

@@ -319,6 +319,44 @@ async def test_leaving_abandons_and_the_partner_is_paid(settings_factory, stimul
     await stimulus_is_free(services, stimulus)
 
 
+async def test_a_final_dialog_left_unrecorded_by_a_dead_process_is_recorded_by_a_sweeper(
+    settings_factory, stimuli, server_factory, services
+):
+    """The last step reached Redis, then the process died before the database row was
+    final: the safety-net deadline set by that step lets any sweeper finish the record.
+    Run again on a record already final, it changes nothing (no second pool release)."""
+    settings = settings_factory(rounds=3)
+    (stimulus,) = await stimuli(1)
+    server = server_factory(settings)
+    keys = services.keys
+    leaver, _ = await run_bots(bot(server.url, "abandon", at_round=2), bot(server.url))
+    (done,) = (await simulate(server.url, pairs=1, timeout=60))[1][:1]
+    for dialog_id in (leaver.dialog_id, done.dialog_id):
+        member = f"final|{dialog_id}|-|0"
+        assert await services.redis.zscore(keys.deadlines, member) is None  # removed once recorded
+    load = await services.redis.hget(keys.stim_load, stimulus)
+
+    async with services.sessions() as db:  # what the dead process left: a row still in progress
+        row = await db.get(Dialog, done.dialog_id)
+        row.status, row.end_reason, row.ended_at, row.rounds_done = "in_progress", None, None, 0
+        await db.commit()
+    now = time.time()
+    for dialog_id in (done.dialog_id, leaver.dialog_id):
+        await services.redis.zadd(keys.deadlines, {f"final|{dialog_id}|-|0": now})
+
+    async def recorded() -> bool:
+        left = await services.redis.zrange(keys.deadlines, 0, -1)
+        return not [m for m in left if m.startswith("final|")]
+
+    await eventually(recorded)
+    dialog, turns, _, _ = await record(services, done.dialog_id)
+    assert (dialog.status, dialog.rounds_done) == ("complete", 3) and dialog.ended_at is not None
+    assert len(turns) == 6
+    dialog, _, _, _ = await record(services, leaver.dialog_id)
+    assert (dialog.status, dialog.end_reason) == ("abandoned", "left")
+    assert await services.redis.hget(keys.stim_load, stimulus) == load  # released once, not twice
+
+
 async def test_staying_away_past_the_grace_period_abandons(
     settings_factory, stimuli, server_factory, services
 ):

@@ -87,7 +87,7 @@ class Leave(_Frame):
 
 
 class Ping(_Frame):
-    """Keeps the connection and the worker's presence alive."""
+    """Keeps the connection open through proxies and measures the clock offset (``pong``)."""
 
     type: Literal["ping"]
 

@@ -744,8 +744,9 @@ PROSE = f"""\
 3. **welcome.** The server answers with `welcome`; `where` says what comes next (see
    [Welcome](#server-welcome)).
 4. **Heartbeat.** Send `ping` every `heartbeat_seconds` (from `welcome`); the server
-   answers `pong`. The server also keeps the worker's presence alive while the socket is
-   open; only workers with an open socket are paired.
+   answers `pong` (with its clock, to show countdowns right). Presence is the server's
+   business: it is kept alive while the socket is open, and only workers with an open
+   socket are paired.
 5. **Lobby.** `join_lobby` puts the worker in a first-come, first-served queue and
    answers with `lobby`; sending it again keeps the place. `leave` while waiting takes
    the worker out of the queue (no reply). After `lobby_max_wait_seconds`

@@ -61,6 +61,11 @@ def deadline_member(dialog_id: str, eff: Schedule) -> str:
     return f"{eff.kind}|{dialog_id}|{eff.role}|{eff.at!r}"
 
 
+def finalize_member(dialog_id: str) -> str:
+    """The safety-net deadline that finishes a final dialog's record if its process died."""
+    return f"final|{dialog_id}|-|0"
+
+
 # KEYS: state, log, forms, deadlines, active dialogs, meta. ARGV: snapshot, new state, final
 # (0/1), keep seconds, dialog id, then counted groups: log entries; form (field, value) pairs;
 # deadlines to add (score, member); deadlines to drop.
@@ -284,14 +289,20 @@ class DialogRuntime:
         logs = [json.dumps(e.__dict__) for e in out.effects if isinstance(e, StoreTurn)]
         forms = [(e.phase, json.dumps(e.__dict__)) for e in out.effects if isinstance(e, StoreForm)]
         added = {e for e in out.effects if isinstance(e, Schedule)}
+        extra: list[tuple[float, str]] = []
+        if out.state.final and any(isinstance(e, Finalize) for e in out.effects):
+            # if this process dies before the record is final, a sweeper anywhere finishes it
+            extra.append((time.time() + self.s.settings.claim_seconds, finalize_member(dialog_id)))
         dropped = pending_deadlines(snap.state, self.s.policy) - pending_deadlines(out.state, self.s.policy)
         args: list[str | int] = [snap.raw, out.state.model_dump_json(), int(out.state.final), KEEP_SECONDS]
         args += [dialog_id, len(logs), *logs, len(forms)]
         for field_, value in forms:
             args += [field_, value]
-        args.append(len(added))
+        args.append(len(added) + len(extra))
         for eff in added:
             args += [repr(eff.at), deadline_member(dialog_id, eff)]
+        for at, member in extra:
+            args += [repr(at), member]
         args.append(len(dropped - added))
         args += [deadline_member(dialog_id, eff) for eff in dropped - added]
         keys = [
@@ -501,12 +512,15 @@ class DialogRuntime:
         )
 
     async def _finalize(self, st: DialogState) -> None:
+        """Make the record final. Safe to run twice (the safety-net deadline may fire while a
+        slow first run is still going): only the run that moves the row out of ``in_progress``
+        returns the stimulus to the pool."""
         turns, forms = await self.logged(st.id)
         await self._store(st.id, turns, forms)  # anything a crash left unstored
         async with self.s.sessions() as db:
-            await db.execute(
+            result = await db.execute(
                 update(Dialog)
-                .where(Dialog.id == st.id)
+                .where(Dialog.id == st.id, Dialog.status == "in_progress")
                 .values(
                     status=st.status,
                     end_reason=st.end_reason,
@@ -516,8 +530,9 @@ class DialogRuntime:
                 )
             )
             await db.commit()
-        if st.status != "complete":
+        if result.rowcount and st.status != "complete":  # type: ignore[attr-defined]
             await self.s.pool.release(st.stimulus_id)
+        await self.s.redis.zrem(self.s.keys.deadlines, finalize_member(st.id))
         self._meta.pop(st.id, None)
         self._turns.pop(st.id, None)
         # QC runs in the background, after the workers got their frames; a job that could not be
@@ -525,6 +540,15 @@ class DialogRuntime:
         task = asyncio.create_task(self._enqueue_qc(st.id))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    async def finish_record(self, dialog_id: str) -> bool:
+        """The safety net: finalize a dialog whose live state is final (its process died
+        between the last step and the record); False if there was nothing to do."""
+        st = await self.load(dialog_id)
+        if st is None or not st.final:
+            return False
+        await self._finalize(st)
+        return True
 
     async def _enqueue_qc(self, dialog_id: str) -> None:
         """Every finished dialog gets a QC job; a QC worker (``avd qc worker``) runs it."""
