@@ -81,6 +81,14 @@ class VisionLanguageModel(LanguageModel):
             kwargs["images"] = [load_image(Path(p)) for p in images]  # type: ignore[arg-type]
         return self.processor(**kwargs)
 
+    def _on_device(self, enc: Any) -> Any:
+        """Move a batch to the model; pixels take the weights' dtype (a half-precision
+        checkpoint on a GPU would otherwise get float32 pixels)."""
+        enc = enc.to(self.device)
+        if "pixel_values" in enc and enc["pixel_values"].is_floating_point():
+            enc["pixel_values"] = enc["pixel_values"].to(self.model.dtype)
+        return enc
+
     # ------------------------------------------------------------------ generation
 
     def generate(
@@ -99,7 +107,7 @@ class VisionLanguageModel(LanguageModel):
             idx = [i for i, img in enumerate(images) if (img is not None) == has_image]
             for start in range(0, len(idx), batch_size):
                 chunk = idx[start : start + batch_size]
-                enc = self.encode([prompts[i] for i in chunk], [images[i] for i in chunk]).to(self.device)
+                enc = self._on_device(self.encode([prompts[i] for i in chunk], [images[i] for i in chunk]))
                 with torch.no_grad():
                     gen = self.model.generate(
                         **enc,
@@ -128,7 +136,7 @@ class VisionLanguageModel(LanguageModel):
         if overflow > 0:  # drop the start of the text; image placeholders must stay whole
             ids = self._ids(context)
             enc = self.encode([self.tokenizer.decode(ids[min(len(ids), overflow) :])], [image])
-        enc = enc.to(self.device)
+        enc = self._on_device(enc)
         res = self.model(**enc, use_cache=True)
         first = torch.log_softmax(res.logits[0, -1].float(), dim=-1)
         return {"cache": res.past_key_values, "length": enc["input_ids"].shape[1], "first": first}
