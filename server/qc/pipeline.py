@@ -54,15 +54,8 @@ async def run_qc(
             dialog_ids = [d for d in dialog_ids if d not in skip]
         records = await load_records(db, dialog_ids)
         # scores of the optional semantic stage (`avd qc semantic`), when it has run
-        semantic_scores = dict(
-            (
-                await db.execute(
-                    select(QcSemantic.dialog_id, QcSemantic.scores).where(
-                        QcSemantic.dialog_id.in_(dialog_ids)
-                    )
-                )
-            ).tuples()
-        )
+        stored = select(QcSemantic.dialog_id, QcSemantic.scores).where(QcSemantic.dialog_id.in_(dialog_ids))
+        semantic_scores = {dialog_id: scores for dialog_id, scores in (await db.execute(stored)).all()}
         thresholds = Thresholds.from_settings(settings)
         results = []
         for rec in records:
