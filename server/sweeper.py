@@ -38,6 +38,8 @@ class Sweeper:
         self.runtime = runtime
         self._claim = services.redis.register_script(CLAIM_LUA)
         self._task: asyncio.Task[None] | None = None
+        self._pairing = False  # a pairing pass is running in this process
+        self._pair_wanted = False  # someone joined since it started: run another
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop())
@@ -76,12 +78,25 @@ class Sweeper:
         return len(due)
 
     async def pair(self) -> list[Match]:
-        matches = await self.s.lobby.pair_all()
-        for match in matches:
-            frame = p.Matched(match_id=match.match_id, deadline=match.handshake_deadline)
-            await self.s.send(match.questioner, frame)
-            await self.s.send(match.answerer, frame)
-        return matches
+        """Pair who can be paired, one pass at a time per process: a join that arrives while a
+        pass runs only asks for one more pass (a burst of joins must not start hundreds of
+        concurrent scans of the same queue). Returns the matches this call made."""
+        self._pair_wanted = True
+        if self._pairing:
+            return []
+        self._pairing = True
+        made: list[Match] = []
+        try:
+            while self._pair_wanted:
+                self._pair_wanted = False
+                for match in await self.s.lobby.pair_all():
+                    frame = p.Matched(match_id=match.match_id, deadline=match.handshake_deadline)
+                    await self.s.send(match.questioner, frame)
+                    await self.s.send(match.answerer, frame)
+                    made.append(match)
+        finally:
+            self._pairing = False
+        return made
 
     async def fire(self, member: str) -> None:
         kind, ident, role, at = member.split("|")
