@@ -123,6 +123,10 @@ class Sweeper:
                 await db.commit()
         elif kind == "lobby" and await self.s.lobby.expire(ident, at):
             waited = time.time() - float(at)
+            if not await self.s.redis.exists(self.s.keys.presence(ident)):
+                # they closed the page and never came back: they left, they did not wait it out
+                await self.s.record(ident, "lobby_left", waited_seconds=waited, detail={"departed": True})
+                return
             await self.s.record(ident, "lobby_timeout", waited_seconds=waited)
             await self.s.send(
                 ident,

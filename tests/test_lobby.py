@@ -483,6 +483,32 @@ async def test_lobby_limit_releases_and_records_the_wait(settings_factory, serve
     assert events[0].waited_seconds >= 1 and events[0].study == settings.study
 
 
+async def test_a_worker_who_closed_the_page_in_the_lobby_is_recorded_as_left(
+    settings_factory, server_factory, services
+):
+    """Paid waiting is for workers who waited: one whose socket is gone when the limit comes
+    (closed the tab, never returned) is recorded as having left, which is not paid."""
+    settings = settings_factory(lobby_max_wait_seconds=1.5)
+    server = server_factory(settings)
+    wid, token = await new_worker(server.url)
+    c = Client(server.url, token)
+    await c.open()
+    await c.send(type="join_lobby")
+    await c.expect("lobby")
+    await c.close()
+
+    async def recorded() -> list[WorkerEvent]:
+        async with services.sessions() as db:
+            return (await db.execute(select(WorkerEvent).where(WorkerEvent.worker_id == wid))).scalars().all()
+
+    deadline = time.monotonic() + 15
+    while not (events := await recorded()) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert [(e.kind, e.detail) for e in events] == [("lobby_left", {"departed": True})]
+    assert events[0].waited_seconds >= 1.5
+    assert await services.lobby.waiting() == 0
+
+
 async def test_paused_lobby_refuses_joins_and_absent_workers_wait(
     stimuli, settings, server_factory, services
 ):
