@@ -79,3 +79,63 @@ async def test_dashboard_live_review_and_charts(settings, stimuli, server_factor
         await expect(page.locator("#change-rate")).to_contain_text("of 2 dialogs")
         await page.screenshot(path=str(ARTIFACTS / "charts.png"), full_page=True)
         await browser.close()
+
+
+async def test_workers_studies_and_pushed_live_state(settings, stimuli, server_factory, services):
+    from tests.test_admin_workers import _rows
+    from tests.test_report_studies import contrarian, rated_study
+
+    [stimulus] = await stimuli(1)
+    ids = await _rows(services.sessions, settings, stimulus, "bw")
+    await rated_study(services, settings, "reasonableness", contrarian, name="Are the answers reasonable?")
+    server = server_factory(settings)
+    create_admin(settings)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        page = await browser.new_page(viewport={"width": 1400, "height": 900})
+        await page.goto(server.url + "/admin")
+        await page.get_by_test_id("login-user").fill("ada")
+        await page.get_by_test_id("login-password").fill("correct horse")
+        await page.get_by_test_id("login-submit").click()
+        # the live state arrives over the server's event stream
+        await expect(page.get_by_test_id("live-mode")).to_have_attribute("data-mode", "pushed")
+        await expect(page.get_by_test_id("complete-count")).to_have_text("1")
+
+        # workers, most violations first; sort by another column; filter; open one
+        await page.get_by_role("button", name="Workers").click()
+        rows = page.get_by_test_id("workers-table").locator("tbody tr")
+        await expect(rows).to_have_count(4)
+        assert await rows.first.get_attribute("data-worker") == ids["a"]
+        await expect(page.get_by_test_id("workers-count")).to_have_text("1–4 of 4")
+        await page.screenshot(path=str(ARTIFACTS / "workers.png"), full_page=True)
+        await page.locator("th[data-sort=median_latency_ms]").click()
+        await expect(rows.first).to_have_attribute("data-worker", ids["q"])  # 2.75 s beats 2.0 s
+        await page.get_by_test_id("min-violations").fill("4")
+        await page.get_by_test_id("min-violations").dispatch_event("change")
+        await expect(rows).to_have_count(1)
+        await rows.first.click()
+        detail = page.get_by_test_id("worker-detail")
+        await expect(detail).to_contain_text("hello there")
+        await expect(detail.locator("tbody tr[data-dialog]")).to_have_count(2)
+        await page.screenshot(path=str(ARTIFACTS / "worker-detail.png"), full_page=True)
+
+        # a dialog link opens that dialog in the review view (it is not in the review queue)
+        await detail.get_by_test_id("worker-dialog-link").first.click()
+        await expect(page.get_by_test_id("dialog-view").locator(".turn")).to_have_count(2)
+        await expect(page.get_by_test_id("dialog-view")).to_contain_text("a" * 50)
+
+        # human studies: the chart and its tables
+        await page.get_by_role("button", name="Studies").click()
+        await expect(page.get_by_test_id("studies-table").locator("tbody tr")).to_have_count(1)
+        await expect(page.get_by_test_id("study-table")).to_have_count(2)
+        await page.wait_for_function("document.querySelector('[data-testid=study-chart]').naturalWidth > 0")
+        await expect(page.get_by_test_id("study-detail")).to_contain_text("Judged reasonable, by source")
+        await page.screenshot(path=str(ARTIFACTS / "studies.png"), full_page=True)
+
+        # without the event stream the page polls, and still shows the numbers
+        await page.route("**/admin/api/live/stream*", lambda route: route.abort())
+        await page.get_by_role("button", name="Live").click()
+        await expect(page.get_by_test_id("live-mode")).to_have_attribute("data-mode", "polling")
+        await expect(page.get_by_test_id("complete-count")).to_have_text("1")
+        await browser.close()

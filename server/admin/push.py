@@ -22,7 +22,7 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
 from server.admin import live
@@ -105,13 +105,15 @@ def _event(name: str, data: Any) -> str:
 
 
 @router.get("/live/stream")
-async def live_stream(request: Request) -> StreamingResponse:
-    """``live`` events (the Live tab's data), ``: keep-alive`` comments, then ``bye``."""
+async def live_stream(
+    request: Request, seconds: float = Query(STREAM_SECONDS, ge=1, le=STREAM_SECONDS)
+) -> StreamingResponse:
+    """``live`` events (the Live tab's data), ``: keep-alive`` comments, then ``bye`` after ``seconds``."""
     feed = feed_of(request)
 
     async def events() -> AsyncIterator[str]:
         yield "retry: 2000\n\n"
-        ends = time.monotonic() + STREAM_SECONDS
+        ends = time.monotonic() + seconds
         async with feed.listen() as queue:
             while (left := ends - time.monotonic()) > 0:
                 try:
