@@ -297,6 +297,16 @@ class Server:
     def pid(self) -> int:
         return self.proc.pid
 
+    def pids(self) -> list[int]:
+        """The process and its children (uvicorn's worker processes, when there are several)."""
+        out = [self.pid]
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, IndexError):
+                    if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == self.pid:
+                        out.append(int(entry.name))
+        return out
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -324,8 +334,9 @@ def start_process(cmd: list[str], env: dict[str, str], log_path: Path, health_ur
     raise RuntimeError("server did not become healthy:\n" + log_path.read_text()[-4000:])
 
 
-def start_server(backend: Backend, **settings: object) -> Server:
-    """Our server: one uvicorn process (uvloop + httptools + websockets, as ``avd serve``)."""
+def start_server(backend: Backend, workers: int = 1, **settings: object) -> Server:
+    """Our server: uvicorn (uvloop + httptools + websockets, as ``avd serve``); with
+    ``workers`` > 1, that many processes share the port (``avd serve --workers N``)."""
     port = free_port()
     log_path = backend.workdir / f"server-{port}.log"
     cmd = [
@@ -344,6 +355,7 @@ def start_server(backend: Backend, **settings: object) -> Server:
         "4096",
         "--ws-per-message-deflate",
         "false",
+        *(["--workers", str(workers)] if workers > 1 else []),
     ]
     url = f"http://127.0.0.1:{port}"
     proc = start_process(cmd, backend.env(**settings), log_path, url + "/healthz")

@@ -18,6 +18,7 @@ Every message is checked: received exactly once by the partner, in the order sen
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import multiprocessing as mp
 import subprocess
@@ -85,7 +86,7 @@ def run_load(server: h.Server, mode: str, pairs: int, think: float, args, extra_
     go_at = time.monotonic() + 0.5
     t0 = go_at + args.warmup
     t1 = t0 + args.measure
-    groups = {"server": [server.pid], "gen": [p.pid for p in procs], **extra_pids}
+    groups = {"server": server.pids, "gen": [p.pid for p in procs], **extra_pids}
     meter = h.CpuMeter(groups)
     for pipe in pipes:
         pipe.send((go_at, t0, t1))
@@ -171,6 +172,9 @@ def main() -> None:
     parser.add_argument("--gen-procs", type=int, default=1, help="Load generator processes.")
     parser.add_argument("--setup-timeout", type=float, default=180.0)
     parser.add_argument("--stimuli", type=int, default=40)
+    parser.add_argument(
+        "--server-procs", type=int, nargs="+", default=[1], help="Server processes (avd serve --workers N)."
+    )
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--profile", type=Path, help="py-spy our server into this folder (raw stacks).")
     parser.add_argument("--json-out", type=Path, help="Also write the JSON here.")
@@ -208,8 +212,8 @@ def main() -> None:
                         base.stop()
                     rows.append(summarise("bare relay", "-", pairs, think, args.measure, m))
                     print(h.table(rows[-1:], COLUMNS), flush=True)
-                for kind, backend in opened.items():
-                    server = h.start_server(backend, **settings)
+                for (kind, backend), procs in itertools.product(opened.items(), args.server_procs):
+                    server = h.start_server(backend, workers=procs, **settings)
                     extra = {"redis": backend.redis_pids}
                     if kind == "real":
                         extra["postgres"] = h.postgres_pids
@@ -217,7 +221,8 @@ def main() -> None:
                         m = run_load(server, "avd", pairs, think, args, extra)
                     finally:
                         server.stop()
-                    rows.append(summarise("avd", backend.kind, pairs, think, args.measure, m))
+                    name = "avd" if procs == 1 else f"avd x{procs} processes"
+                    rows.append(summarise(name, backend.kind, pairs, think, args.measure, m))
                     print(h.table(rows[-1:], COLUMNS), flush=True)
     finally:
         for backend in opened.values():
