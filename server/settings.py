@@ -120,6 +120,12 @@ class Settings(BaseSettings):
     )
     study_min_seconds: float = Field(3.0, ge=0, description="Study judgments faster than this are replaced.")
     study_lease_seconds: float = Field(600.0, gt=0, description="Time a rater has for one study item.")
+    study_reward_cents: int | None = Field(
+        None, ge=1, description="HIT reward of study launches; default: the excluded pay, else the completed."
+    )
+    study_rater_margin: float = Field(
+        0.2, ge=0, le=5, description="Extra study rater slots, as a share, for raters who are replaced."
+    )
 
     # pay policy (docs/payments.md); every amount is what the worker is owed in total, in US cents
     pay_completed_cents: int = Field(150, ge=0, description="Base pay for a completed dialog.")
@@ -136,6 +142,16 @@ class Settings(BaseSettings):
     )
     pay_budget_cap_cents: int = Field(
         50_000, ge=0, description="Total spend (rewards, bonuses, fees) launching never exceeds."
+    )
+    pay_study_completed_cents: int = Field(100, ge=0, description="Pay for a rater who finished a study.")
+    pay_study_excluded_cents: int = Field(
+        25, ge=0, description="Pay (no completion bonus) for a rater excluded by a failed attention check."
+    )
+    pay_study_reject_excluded: bool = Field(
+        False, description="Reject an excluded rater's submission (with the reason) instead of paying."
+    )
+    pay_study_max_too_fast_share: float = Field(
+        0.5, ge=0, le=1, description="Finished raters with a larger share of too-fast answers: as excluded."
     )
 
     # Amazon Mechanical Turk (docs/mturk.md)
