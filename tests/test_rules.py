@@ -81,6 +81,59 @@ POSITIVE = [
     ("answerer", "What do you mean?", "answer_is_question"),
     ("answerer", "Which one, the man or the woman?", "answer_is_question"),
     ("answerer", "what do you mean", "answer_is_question"),
+    # off_topic: seasons and time where the partner is, home, travels, devices, the task itself
+    ("questioner", "Is it summer where you are now?", "off_topic"),
+    ("answerer", "It's already dark here.", "off_topic"),
+    ("questioner", "Lovely day, isn't it?", "off_topic"),
+    ("questioner", "Do you get much snow in your country?", "off_topic"),
+    ("questioner", "Are you in Canada?", "off_topic"),
+    ("questioner", "Have you ever been to Amsterdam?", "off_topic"),
+    ("answerer", "Sorry, I was away for a minute.", "off_topic"),
+    ("answerer", "I'm typing this on my phone so it is slow.", "off_topic"),
+    ("questioner", "How long have you been doing these?", "off_topic"),
+    ("answerer", "I need to leave soon, can we speed up?", "off_topic"),
+    ("questioner", "Do you paint in your free time?", "off_topic"),
+    # non_english: short ASCII messages and sentences of short Romance words
+    ("answerer", "muy bonito", "non_english"),
+    ("answerer", "Si, molto bello", "non_english"),
+    ("answerer", "Tres belle", "non_english"),
+    ("questioner", "Es muy triste?", "non_english"),
+    ("answerer", "Ha un cappello e un cane.", "non_english"),
+    ("answerer", "Hay un barco y dos hombres en la playa.", "non_english"),
+    ("answerer", "Il y a trois bateaux", "non_english"),
+    # asks_feelings: judgements asked without "you", verdicts put up for agreement, moods
+    ("questioner", "Do you think the painting is beautiful?", "asks_feelings"),
+    ("questioner", "Don't you find it boring?", "asks_feelings"),
+    ("questioner", "It's a gorgeous picture, right?", "asks_feelings"),
+    ("questioner", "What kind of mood does the scene put you in?", "asks_feelings"),
+    ("questioner", "What sort of feeling does the painting convey?", "asks_feelings"),
+    ("questioner", "Is the mood cheerful or gloomy?", "asks_feelings"),
+    ("questioner", "Is the atmosphere depressing?", "asks_feelings"),
+    ("questioner", "How does the picture feel?", "asks_feelings"),
+    ("questioner", "Describe the mood of the painting.", "asks_feelings"),
+    ("questioner", "Which word best describes the painting?", "asks_feelings"),
+    ("questioner", "Is the view of the harbour breathtaking?", "asks_feelings"),
+    ("questioner", "Does the forest look creepy?", "asks_feelings"),
+    ("questioner", "Does it speak to you?", "asks_feelings"),
+    ("questioner", "How would you rate it?", "asks_feelings"),
+    ("questioner", "What do you make of it?", "asks_feelings"),
+    # generic_question: filler words, "here", requests for an overview
+    ("questioner", "What the heck is going on in this picture?", "generic_question"),
+    ("questioner", "So what exactly is the painting about?", "generic_question"),
+    ("questioner", "Is there more?", "generic_question"),
+    ("questioner", "What's happening here?", "generic_question"),
+    ("questioner", "What is this?", "generic_question"),
+    ("questioner", "Tell me what you see.", "generic_question"),
+    ("questioner", "Could you give me a quick overview?", "generic_question"),
+    ("questioner", "What's the general idea of the picture?", "generic_question"),
+    ("questioner", "How would you describe the image?", "generic_question"),
+    ("questioner", "What are we looking at?", "generic_question"),
+    # short_answer: long but empty answers
+    ("answerer", "Sure, why not.", "short_answer"),
+    ("answerer", "I really cannot say much about that one.", "short_answer"),
+    ("answerer", "It's hard to tell from the picture.", "short_answer"),
+    ("answerer", "As I said before, yes.", "short_answer"),
+    ("answerer", "I can't see that in the painting, sorry.", "short_answer"),
 ]
 NEGATIVE = [
     ("questioner", "Is the woman waving hello to someone?", "greeting"),
@@ -128,6 +181,39 @@ NEGATIVE = [
     ("answerer", "Do you mean the woman on the left? She wears a red scarf.", "answer_is_question"),
     ("answerer", "Where the river bends there is a small wooden bridge.", "answer_is_question"),
     ("answerer", "The woman asks the child what he is doing.", "answer_is_question"),
+    ("questioner", "Is it winter in the painting?", "off_topic"),
+    ("answerer", "It is night in the scene and the lanterns are lit.", "off_topic"),
+    ("questioner", "Is the dog in the water?", "off_topic"),
+    ("answerer", "The boy has to go home, his mother is calling him.", "off_topic"),
+    ("questioner", "Is the man talking on his phone?", "off_topic"),
+    ("answerer", "It looks like early morning here in the picture.", "off_topic"),
+    ("questioner", "Does the woman play the piano?", "off_topic"),
+    ("questioner", "El Greco?", "non_english"),
+    ("answerer", "Ha ha, the dog is stealing a sausage.", "non_english"),
+    ("answerer", "Pieter de Hooch painted a courtyard like this.", "non_english"),
+    ("answerer", "A Sunday on La Grande Jatte", "non_english"),
+    ("answerer", "Ha, no.", "non_english"),
+    ("questioner", "Do you think the woman is sad?", "asks_feelings"),
+    ("questioner", "Is the dog terrifying the cat?", "asks_feelings"),
+    ("questioner", "Is there anything scary in the picture?", "asks_feelings"),
+    ("questioner", "Is the emotion on her face easy to read?", "asks_feelings"),
+    ("questioner", "What kind of mood does the woman seem to be in?", "asks_feelings"),
+    ("questioner", "What is the mood of the old man?", "asks_feelings"),
+    ("questioner", "Is it a sunny day, right?", "asks_feelings"),
+    ("questioner", "Is the man relaxing on the bench?", "asks_feelings"),
+    ("questioner", "Is the woman beautiful?", "asks_feelings"),
+    ("questioner", "What is this man holding?", "generic_question"),
+    ("questioner", "Is there more snow on the roofs?", "generic_question"),
+    ("questioner", "Is there anything else on the table?", "generic_question"),
+    ("questioner", "What is the picture on the wall?", "generic_question"),
+    ("questioner", "Tell me what the light on the water looks like.", "generic_question"),
+    ("questioner", "What is it like outside the window?", "generic_question"),
+    ("answerer", "Yes, on the right.", "short_answer"),
+    ("answerer", "There is only one.", "short_answer"),
+    ("answerer", "She is above him.", "short_answer"),
+    ("answerer", "Yes, there are 3 of them.", "short_answer"),
+    ("answerer", "What do you think?", "short_answer"),
+    ("answerer", "And who is in it?", "short_answer"),
 ]
 
 
@@ -168,6 +254,40 @@ def test_repeated_question_compares_with_earlier_questions_only() -> None:
         "questioner", "Are the clouds over the hills dark?", history=history
     )
     assert "repeated_question" in hits("questioner", "Why?", history=[{"role": "questioner", "text": "why?"}])
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("Is anyone on the shore?", "Are there any people on the shore?"),  # anyone / people
+        ("What is the main colour of the sea?", "What colour is the ocean mainly?"),  # hedge, synonym
+        ("What is the butcher wearing?", "What clothes does the butcher have on?"),
+        ("What time of day is it?", "What time is it in the painting?"),
+        ("What is the dog looking at?", "What is the dog staring at?"),
+        ("What is the shepherd carrying?", "What does the shepherd hold?"),
+        ("Is there a window in the room?", "Does the room have a visible window?"),
+        ("What is the ship like?", "Can you describe the ship?"),  # a request asks "what"
+    ],
+)
+def test_repeated_question_sees_rewordings(earlier: str, question: str) -> None:
+    history = [{"role": "questioner", "text": earlier}, {"role": "answerer", "text": "A long answer."}]
+    assert "repeated_question" in hits("questioner", question, history=history)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("What is she holding?", "What is he holding?"),  # another person
+        ("What is the dog looking at?", "What is the dog doing?"),
+        ("Is there a dog?", "What does the dog look like?"),  # one shared word, asked another way
+        ("Is the sea calm?", "Is the sea calm near the shore?"),  # a narrower follow-up
+        ("What is the man on the left drinking?", "What is the man on the right drinking?"),
+        ("Is she indoors?", "Is she young?"),
+    ],
+)
+def test_repeated_question_lets_new_questions_through(earlier: str, question: str) -> None:
+    history = [{"role": "questioner", "text": earlier}]
+    assert "repeated_question" not in hits("questioner", question, history=history)
 
 
 def test_rules_only_apply_to_their_role() -> None:

@@ -42,11 +42,51 @@ def _word_count(words: list[str]) -> int:
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
+# Hedges and stalling: "I really cannot say much about that one" is long but says nothing.
+_HEDGE_WORDS = frozenset(
+    """
+    why not say said saying says tell telling told know knew sure unsure idea certain clear clearly unclear
+    obvious obviously hard difficult tough impossible answer answered question questions guess honestly
+    honest notice noticed mention mentioned exactly much really totally completely entirely fully believe
+    suppose assume afraid sorry nothing anything everything though also think thought seeing saw seen
+    see mean means meant again already fine alright okay ok whatever probably likely unlikely possible
+    guessing wondering
+    """.split()
+)
+# Function words that still describe: where something is, or how many.
+_DESCRIPTIVE = frozenset(
+    """
+    above below under over between behind beside inside outside up down off out near far front back top
+    bottom left right middle center centre corner around through against into onto across along beneath
+    one two three four five six seven eight nine ten eleven twelve dozen hundred
+    """.split()
+)
+_EMPTY_WORDS = (_BARE_WORDS | _HEDGE_WORDS | T.STOPWORDS) - _DESCRIPTIVE
+
+
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
     if _word_count(words) < cfg.min_words:
         return True
-    return all(w in _BARE_WORDS for w in words)
+    if all(w in _BARE_WORDS for w in words):
+        return True
+    # nothing but function words, hedges and names of the artwork ("Sure, why not.", "Hard to say
+    # from the picture."); a digit or a word of place or number is an answer. A question asked back
+    # ("What do you think?") is answer_is_question's, not a short answer.
+    if words[0] not in _AFFIRM and _asks_back(ctx.lower):
+        return False
+    return all(
+        w in _EMPTY_WORDS or (w == "one" and i > 0 and words[i - 1] in _POINTING) for i, w in enumerate(words)
+    )
+
+
+# Words that open a bare reply even when a question follows ("Sure, why not?").
+_AFFIRM = frozenset(
+    "yes yeah yep yup sure ok okay no nope nah maybe right correct true fine alright certainly definitely "
+    "absolutely probably perhaps".split()
+)
+# "that one", "the one": a pointer, not a count.
+_POINTING = frozenset("that this the which each any no every other another".split())
 
 
 _ART = (
@@ -147,7 +187,12 @@ _TAG = re.compile(
 
 
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
-    sentences = [s.strip() for s in _SENTENCE.findall(ctx.lower) if any(c.isalnum() for c in s)]
+    return _asks_back(ctx.lower)
+
+
+def _asks_back(lower: str) -> bool:
+    """Every sentence is a question (a statement with a question tag is not)."""
+    sentences = [s.strip() for s in _SENTENCE.findall(lower) if any(c.isalnum() for c in s)]
     if not sentences:
         return False
     for sentence in sentences:

@@ -76,7 +76,7 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
         return True
     tokens = [w for w in words if not w.isdigit()]
     if len(tokens) < cfg.min_words:
-        return False
+        return _short_foreign(ctx.text, tokens)
     english = _english_ratio(tokens)
     foreign = sum(1 for w in tokens if w in T.FOREIGN_FUNCTION_WORDS)
     if foreign >= 2 and foreign > sum(1 for w in tokens if w in T.STOPWORDS):
@@ -84,11 +84,37 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
     return english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign)
 
 
+# Foreign words that are also an interjection, a name's particle or a letter in English ("ha", "de").
+_WEAK_FOREIGN = frozenset("de la un e y o ha el le il lo di du".split())
+
+
+def _short_foreign(text: str, tokens: list[str]) -> bool:
+    """A message of 1-3 words in a foreign language written in ASCII ("muy bonito", "Très belle").
+
+    Two foreign words suffice; one needs to be a distinctive one and at most half of the words
+    English. A capitalised word after the first is taken for a name ("El Greco?") and spares it.
+    """
+    foreign = [w for w in tokens if w in T.FOREIGN_FUNCTION_WORDS]
+    if len(foreign) >= 2:
+        return True
+    if not foreign or foreign[0] in _WEAK_FOREIGN or _english_ratio(tokens) > 0.5:
+        return False
+    original = T.words(text)
+    if len(original) != len(tokens):
+        return True
+    pairs = zip(original[1:], tokens[1:], strict=True)
+    return not any(w[0].isupper() and t not in T.FOREIGN_FUNCTION_WORDS for w, t in pairs)
+
+
 def _english_ratio(tokens: list[str]) -> float:
     """Share of the tokens that are common English words (or forms of them); IM spellings count."""
     if not tokens:
         return 1.0
-    hits = sum(1 for w in tokens if w in T.ENGLISH_WORDS or w in IM_TOKENS or _english_form(w))
+    hits = sum(
+        1
+        for w in tokens
+        if w in T.ENGLISH_WORDS or w in IM_TOKENS or (w not in T.FOREIGN_FUNCTION_WORDS and _english_form(w))
+    )
     return hits / len(tokens)
 
 

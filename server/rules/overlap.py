@@ -6,6 +6,7 @@ so word order and small rewordings ("colour"/"color", "looks"/"look") do not hid
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -73,19 +74,86 @@ def _frame_key(words: list[str]) -> frozenset[str]:
     return frozenset("IMG" if w in _ART_NOUNS else w for w in words if w not in _FRAME)
 
 
+# Rewordings of one question swap these; each group is compared as its first word.
+_GROUPS = [
+    "people anyone anybody someone somebody person persons human humans individuals figure figures folk",
+    "wear clothes clothing clothed outfit outfits attire garment garments dressed wears wore worn wearing",
+    "inside indoors indoor interior",
+    "outside outdoors outdoor exterior",
+    "sea ocean oceans seas",
+    "hold holds holding held carry carries carrying carried",
+    "near close nearby beside",
+    "far distant faraway",
+    "closed shut",
+    "color colour colors colours hue hues tint",
+    "old elderly aged",
+    "face expression expressions facial",
+    "gazeat watch watches watching",
+]
+_SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
+# Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
+_NEUTRAL = frozenset(
+    """
+    main mainly mostly primarily predominantly dominant dominantly overall general generally exact exactly
+    precisely roughly approximately actual actually basically particular particularly specific specifically
+    kind type sort visible visibly appear appears appearance present exist exists located currently
+    notice spot find
+    """.split()
+)
+# "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
+_GAZE = re.compile(r"\b(?:look|looks|looking|stare|stares|staring|gaze|gazes|gazing|glance|glancing) at\b")
+_TIME_OF_DAY = re.compile(r"\btime of (?:the )?day\b")
+_WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
+       "when": "when", "why": "why", "how": "how"}  # fmt: skip
+_REQUESTS = frozenset("describe tell explain name list show give say mention".split())
+# He and she stay apart ("what is he holding?" is not "what is she holding?").
+_PRONOUNS = {"she": "<she>", "her": "<she>", "hers": "<she>", "herself": "<she>",
+             "he": "<he>", "him": "<he>", "his": "<he>", "himself": "<he>"}  # fmt: skip
+
+
+@lru_cache(maxsize=16384)
+def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
+    """(terms, question word, frame key) of a normalised question, for comparing it with another.
+
+    Terms are the stemmed content words with synonyms merged and hedges dropped, plus "he"/"she";
+    the question word is the first wh-word ("how many" apart), or "yes/no".
+    """
+    lower = _TIME_OF_DAY.sub("time", _GAZE.sub("gazeat", lower))
+    words = T.words(lower)
+    terms = set()
+    for w in words:
+        if w in _PRONOUNS:
+            terms.add(_PRONOUNS[w])
+        elif w not in T.STOPWORDS and w not in _NEUTRAL and not w.isdigit() or w == "doing":
+            terms.add(T.stem(_SAME.get(w, w)))
+    # without a wh-word, a request ("can you describe the room?") asks what something is like
+    kind = "what" if not _REQUESTS.isdisjoint(words) else "yes/no"
+    for i, word in enumerate(words):
+        w = word.split("'", 1)[0]  # "what's"
+        if w in _WH:
+            kind = "how many" if w == "how" and words[i + 1 : i + 2] in (["many"], ["much"]) else _WH[w]
+            break
+    key = frozenset() if terms else _frame_key(words)
+    return frozenset(terms), kind, key
+
+
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     if not ctx.history:
         return False
-    mine = ctx.stems
-    key = _frame_key(ctx.words) if not mine else frozenset()
+    mine, kind, key = question_terms(ctx.lower)
     for text in _texts(ctx.history, role="questioner"):
-        theirs, their_key = _analyse(text)
+        theirs, their_kind, their_key = question_terms(T.normalise(text))
         if not mine:
             # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
             if key and their_key == key:
                 return True
             continue
-        if theirs and len(mine & theirs) / len(mine | theirs) >= cfg.min_overlap:
+        if not theirs:
+            continue
+        union = mine | theirs
+        if len(mine & theirs) / len(union) >= cfg.min_overlap and (len(union) > 1 or kind == their_kind):
+            # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
+            # not "is there a dog?" then "what is the dog eating?")
             return True
     return False
 

@@ -27,6 +27,22 @@ _MOOD = (
     r"melancholic|melancholy|heartbreaking|heartwarming|terrifying|horrifying|calming|relaxing|soothing|"
     r"beautiful|ugly|pleasant|unpleasant|positive|negative|hopeful|hopeless|sorrowful|upsetting)"
 )
+# Verdicts on the artwork itself (asked of "it", "the painting"...): taste, not content.
+_VERDICT = (
+    rf"(?:{_MOOD}|good|bad|nice|great|amazing|wonderful|awful|terrible|horrible|boring|interesting|"
+    r"impressive|breathtaking|stunning|gorgeous|lovely|pretty|moving|touching|powerful|striking|crap|crappy|"
+    r"rubbish|garbage|masterpiece|well done|well painted|dull|weird|cool|awesome|fascinating|strange|"
+    r"disturbing|romantic|dramatic|peaceful|calming|relaxing|soothing|haunting|eerie|moody)"
+)
+# Adjectives that only say what something does to the viewer, whatever it is said of.
+_STRICT = (
+    r"(?:breathtaking|depressing|heartbreaking|heart-breaking|heartwarming|heart-warming|uplifting|"
+    r"awe-inspiring|impressive|stunning|disturbing|unsettling|upsetting|terrifying|horrifying|creepy|eerie|"
+    r"haunting|frightening|scary|saddening|moving to look at|beautiful to look at|nice to look at)"
+)
+_DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|too|a bit|a little|kind of|somewhat|truly|more|most) )*"
+# An -ing word followed by its object is a verb ("is the dog terrifying the cat?"), not a verdict.
+_NO_OBJECT = r"(?! (?:the|a|an|his|her|its|their|them|him|it|me|us|everyone|people|someone|each)\b)"
 _ASKS_FEELINGS = re.compile(
     "|".join(
         [
@@ -57,14 +73,47 @@ _ASKS_FEELINGS = re.compile(
             rf"\b(?:is|isn't|does|doesn't) {_ART} (?:look |seem |feel |sound )?(?:[\w-]+ ){{1,2}}"
             rf"(?:to|for) {_YOU}\b",
             rf"\b{_ART} (?:is|looks|seems|feels) (?:[\w-]+ ){{1,2}}(?:to|for) {_YOU}\b",
+            # "do you think the painting is beautiful?", "don't you find it boring?"
+            rf"\b(?:do|did|would|don't|wouldn't) {_YOU} (?:think|find|consider|say|agree|feel)(?: that)? "
+            rf"{_ART}(?:'s| is| was| looks| seems| feels| would be)? (?:a |an )?{_DEGREE}{_VERDICT}\b",
+            # a verdict on the artwork put up for agreement: "this is a crap painting, right?"
+            rf"\b{_ART}(?:'s| is| was| looks| seems| feels) (?:a |an )?{_DEGREE}{_VERDICT}\b[^?]{{0,30}}"
+            r"(?:right|isn't it|is it not|don't you think|wouldn't you say|don't you agree|agreed?|no|eh|huh)"
+            r"\s*\?",
+            # the mood of the artwork, asked without "you": "what kind of mood does the picture put you in?"
+            r"\bwhat (?:kind |sort |type )?of (?:emotions?|feelings?|mood|vibes?|atmosphere) "
+            rf"(?:do|does|did|would|will|can|could) (?:{_YOU}|{_ART}|one|people|the viewer|viewers) "
+            r"(?:feel|get|have|evoke|give|bring|trigger|stir|inspire|spark|create|awaken|put|convey|express|"
+            r"carry|radiate|suggest|communicate|leave)\b(?! (?:in|on|to) the (?!viewer))",
+            rf"\b(?:puts?|putting|gets?) {_YOU} in (?:a |the )?(?:[\w-]+ )?mood\b",
+            rf"\bhow (?:does|did|would|will|might) {_ART} (?:feel|make (?:one|people|viewers|the viewer|"
+            r"anyone|someone) feel)\b",
+            r"\b(?:make|makes|leave|leaves) (?:one|people|viewers|the viewer|anyone|someone) (?:feel|want)\b",
+            r"\b(?:is|was|would be|isn't) the (?:overall |general |main )?(?:mood|emotion|feeling|vibe)"
+            rf"(?: (?:of|in) {_ART})? (?!(?:on|in|of|at|from|between|among|inside|around|behind)\b)"
+            r"(?:more |mostly |rather )?[a-z-]+",
+            rf"\b(?:is|was|isn't) the (?:overall |general )?atmosphere(?: (?:of|in) {_ART})? {_DEGREE}"
+            rf"(?:{_MOOD}|{_STRICT})\b",
+            r"\b(?:describe|sum up|summari[sz]e|name) the (?:overall |general |main )?"
+            rf"(?:mood|emotions?|feelings?|atmosphere|vibe)(?: (?:of|in) {_ART})?\s*[?.!]*$",
+            r"\b(?:which|what) (?:emotions?|feelings?|mood|word) (?:would |do you think )?(?:best )?"
+            rf"(?:describes?|fits?|sums? up|matches|captures?|suits?) (?:{_ART}|the (?:mood|atmosphere))\b",
+            # a viewer's response asked of anything depicted: "is the storm breathtaking?"
+            rf"^(?:is|are|was|were|isn't|aren't) (?!there\b)[^?]{{1,80}}? {_DEGREE}{_STRICT}\b{_NO_OBJECT}",
+            rf"^(?:does|do|did|doesn't|don't) [^?]{{1,80}}? (?:look|seem|feel|appear)s? {_DEGREE}{_STRICT}\b",
+            rf"\b(?:appeals?|speaks?|resonates?|appealing) (?:to|with) {_YOU}\b",
+            rf"\b(?:are|r) {_YOU} (?:a fan of|into|fond of|impressed by|moved by|touched by)\b",
+            rf"\bhow (?:would|do|did|will) {_YOU} (?:rate|judge|grade|score)\b",
+            rf"\bwhat (?:do|did|would) {_YOU} make of\b",
         ]
     )
 )
 
 
 # Every pattern above addresses the partner or names an emotion or mood.
-_ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD) | frozenset(
-    "you u your ur yours mood emotion emotions feeling feelings vibe vibes tone sense".split()
+_ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD, _VERDICT, _STRICT) | frozenset(
+    "you u your ur yours mood emotion emotions feeling feelings vibe vibes tone sense atmosphere feel "
+    "viewer viewers people one anyone someone word".split()
 )
 
 
@@ -89,24 +138,49 @@ _POLITE_END = tuple(
     for sep in (", ", " ")
 )
 _END_PUNCT = " ?.!,"
+# Words that add emphasis but no subject: "what the hell is going on", "what exactly is it about".
+_FILLER = re.compile(
+    r"\b(?:the hell|the heck|on earth|in the world|exactly|actually|basically|really|just|even|generally|"
+    r"roughly|precisely|overall|in general|in short|briefly|quickly|please|then|all|you know|so far)\b ?"
+)
 _IMG = re.compile(
     r"\b(?:the|this|that|your) (?:whole |overall |entire )?(?:painting|picture|image|artwork|art piece|art|"
     r"piece|work|scene|photo|photograph|canvas|drawing)\b|\bit\b"
 )
+_HERE = r"(?: (?:in|on|inside) IMG| here| there)?"
+_SIZE = r"(?:(?:quick|brief|short|general|rough|overall|basic|full|complete|detailed) )?"
 _GENERIC = re.compile(
     "^(?:"
     + "|".join(
         [
-            r"(?:describe|explain|summari[sz]e|tell me about|talk about|give me (?:an? )?"
-            r"(?:description|overview|"
-            r"summary|idea)(?: of)?|tell me (?:more|everything|something)(?: about)?) (?:IMG|what you see|"
-            r"everything|what is in IMG|what(?:'s| is) going on(?: in IMG)?|"
-            r"what(?:'s| is) happening(?: in IMG)?)",
+            rf"(?:describe|explain|summari[sz]e|tell me about|talk about|tell me|let me know|say|show me|"
+            rf"give me (?:an? |the )?{_SIZE}(?:description|overview|summary|idea|rundown|sense|picture)"
+            r"(?: of)?|"
+            r"tell me (?:more|everything|something)(?: about)?) (?:IMG|what you see|what you can see|"
+            rf"everything|what(?:'s| is) (?:in|on) IMG|what(?:'s| is) going on{_HERE}|"
+            rf"what(?:'s| is) happening{_HERE}|what IMG (?:is about|is of|shows|depicts|is showing|contains|"
+            r"looks like)|what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed)(?: in IMG)?)",
+            rf"(?:give me|can i (?:get|have)|i(?:'d| would) like) (?:an? |the )?{_SIZE}"
+            r"(?:description|overview|summary|idea|rundown)(?: of IMG)?",
+            r"(?:say more|more please|go ahead|go on then|keep describing|keep talking|what more|"
+            r"anything more|what else (?:can|could|would) (?:you|u) "
+            r"(?:say|add|tell me|describe|mention|see))",
+            r"(?:is|are) there (?:anything |something )?(?:else|more)"
+            r"(?: to (?:it|see|say|add|know|tell|mention|describe))?",
+            r"(?:is|are) there (?:any )?(?:more|other) (?:details?|things?|information|info|stuff|features?)"
+            r"(?: (?:to (?:see|mention|add|know)|(?:in|on) IMG))?",
+            r"what(?:'s| is) (?:this|that|here)",
+            r"what(?:'s| is) IMG like",
+            r"how (?:would|do|can|could|will) (?:you|u) describe IMG",
+            r"what(?:'s| is) (?:the )?(?:general |main |overall |basic |big )?(?:idea|gist|point|premise)"
+            r"(?: (?:of|behind) IMG)?",
+            r"what do (?:we|i) have here|what(?:'ve| have) (?:we|you) got(?: here)?|what are we looking at",
+            r"what (?:do|can|did) (?:you|u) (?:notice|observe)(?: in IMG)?",
             r"(?:describe|explain|tell me more|tell me everything|tell me something|what else|anything else|"
             r"something else|more|go on|continue|keep going|next)",
             r"what(?:'s| is| was) IMG(?: about| of| showing| depicting| all about)?",
             r"what(?:'s| is) (?:in|on) IMG",
-            r"what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed|happening|going on)(?: in IMG)?",
+            rf"what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed|happening|going on){_HERE}",
             r"what (?:do|can|did) (?:you|u) see(?: in IMG)?",
             r"what does IMG (?:show|depict|look like|contain|portray|represent|have)",
             r"how does IMG look",
@@ -137,6 +211,7 @@ def generic_form(lower: str) -> str:
     while core.endswith(_POLITE_END):
         core = core.rsplit(" ", 2 if core.endswith(("for me", "in detail", "in general")) else 1)[0]
         core = core.rstrip(_END_PUNCT)
+    core = _FILLER.sub("", core).strip(" ,")
     return _IMG.sub("IMG", core).strip()
 
 

@@ -156,7 +156,9 @@ ART_WORDS = frozenset(
     """.split()
 )
 
-# Function words of Spanish, French, German, Italian, Portuguese and Dutch that are not English.
+# Function words and the commonest words of Spanish, French, German, Italian, Portuguese and Dutch
+# that are not English words, or are only rarely used as words in English chat ("de", "la", "un",
+# the single letters "e", "y", "o"). They are taken out of the English vocabulary below.
 FOREIGN_FUNCTION_WORDS = frozenset(
     """
     el los las una unos unas del al es está están esta este estos muy pero porque como con sin
@@ -173,6 +175,20 @@ FOREIGN_FUNCTION_WORDS = frozenset(
     zu von bei nach aus oder aber noch schon nur kein keine auch
     di nel nella sul sulla degli
     dos das em uma são
+    muchas muchos mucho mucha debajo encima detrás delante junto tiene tienen lleva llevan están estan
+    ellos ella sus algo pequeño pequeno pequeña pequena tres cuatro niño nino niños perro gato barco nubes
+    blanco rojo azul verde bonito bonita triste feliz claro sí
+    uno hanno dello dei alla sotto sopra dietro davanti accanto vicino piccolo piccola lei loro suo sua tre
+    cosa quando perché perche uomo nave barca gatto bello bella capelli vestito nero bianco rosso certo
+    esatto poco quello quella
+    ce que ou où tres beaucoup petit petite deux trois quatre femme homme ciel mer bateau chien voilà voila
+    oui sous derrière devant
+    ja
+    sind einem einer unter über hinter neben zwei drei vier schön schoen haben trägt frau himmel meer
+    schiff hund katze nein groß genau natürlich
+    naast achter twee mooi groot vrouw lucht zee hond
+    sao tem mulher homem céu cão cachorro nao
+    de la un e y o ha
     """.split()
 ) - {"die", "was", "den", "pour", "per", "con", "sin", "non", "um", "met", "hay"}  # also English words
 
