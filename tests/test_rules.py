@@ -488,6 +488,44 @@ def test_evaluation_counts_and_docs_markers(tmp_path) -> None:
         load_labeled(bad)
 
 
+def test_evaluation_reports_each_numbered_batch_apart(tmp_path) -> None:
+    records = [
+        {"role": "answerer", "round": 1, "text": "Yes", "labels": ["short_answer"], "split": "dev"},
+        {
+            "role": "answerer",
+            "round": 1,
+            "text": "No.",
+            "labels": ["short_answer"],
+            "split": "test",
+            "batch": 2,
+        },
+        {"role": "answerer", "round": 1, "text": "Maybe.", "labels": [], "split": "test", "batch": 3},
+        {
+            "role": "answerer",
+            "round": 1,
+            "text": "A red barn.",
+            "labels": ["short_answer"],
+            "split": "test",
+            "batch": 3,
+        },
+    ]
+    data = tmp_path / "set.jsonl"
+    data.write_text("\n".join(json.dumps(r) for r in records))
+    reports = evaluate(load_labeled(data))
+    assert reports["batch 2"].rules["short_answer"] == Counts(tp=1, fp=0, fn=0)
+    assert reports["batch 3"].rules["short_answer"] == Counts(tp=0, fp=1, fn=1)
+    assert reports["test"].rules["short_answer"] == Counts(tp=1, fp=1, fn=1)
+    table = render_table(reports)
+    assert "| rule | batch 2 pos. | batch 2 P | batch 2 R | batch 3 pos. | batch 3 P | batch 3 R |" in table
+    assert "| `short_answer` | 1 | 1.00 | 1.00 | 1 | 0.00 | 0.00 |" in table
+    assert "- batch 3: 2 messages, 0 (0.0%) with exactly the labeled rules." in table
+    assert "batch" not in render_table(evaluate(records[:1]))  # no numbered batch, no batch table
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({**records[1], "batch": "two"}))
+    with pytest.raises(ValueError, match="batch"):
+        load_labeled(bad)
+
+
 def test_cli_evaluate_writes_table(tmp_path) -> None:
     data = tmp_path / "set.jsonl"
     data.write_text(

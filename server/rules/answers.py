@@ -73,11 +73,10 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     # nothing but function words, hedges and names of the artwork ("Sure, why not.", "Hard to say
     # from the picture."); a digit or a word of place or number is an answer. A question asked back
     # ("What do you think?") is answer_is_question's, not a short answer.
-    if words[0] not in _AFFIRM and _asks_back(ctx.lower):
-        return False
-    return all(
+    empty = all(
         w in _EMPTY_WORDS or (w == "one" and i > 0 and words[i - 1] in _POINTING) for i, w in enumerate(words)
     )
+    return empty and not (words[0] not in _AFFIRM and _asks_back(ctx.lower))
 
 
 # Words that open a bare reply even when a question follows ("Sure, why not?").

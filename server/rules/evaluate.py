@@ -1,8 +1,10 @@
 """Precision, recall and F1 of every rule on a labeled set, and the table ``docs/qc.md`` shows.
 
 The labeled set is JSON lines: ``{"role", "round", "text", "history"?, "opinions"?, "labels": [rule
-ids], "split": "dev"|"test"}``. A rule counts as predicted when it hits with the configuration
-given (default: the shipped defaults), whatever its severity.
+ids], "split": "dev"|"test", "batch"?: n}``. A rule counts as predicted when it hits with the
+configuration given (default: the shipped defaults), whatever its severity. Lines carrying a batch
+number (test messages written later, each batch committed before the rules ran on it) are also
+reported per batch, so that a newly held-out batch is not averaged away among older ones.
 """
 
 from __future__ import annotations
@@ -66,18 +68,25 @@ def load_labeled(path: Path = LABELED_SET) -> list[dict[str, Any]]:
                 raise ValueError(f"{path}:{n}: {label} never applies to the {record['role']}")
         if record.get("split") not in ("dev", "test"):
             raise ValueError(f"{path}:{n}: split must be 'dev' or 'test'")
+        if "batch" in record and (type(record["batch"]) is not int or record["batch"] < 1):
+            raise ValueError(f"{path}:{n}: batch must be a positive whole number")
         record["_line"] = n
         records.append(record)
     return records
 
 
 def evaluate(records: Sequence[dict[str, Any]], config: RulesConfig | None = None) -> dict[str, SplitReport]:
-    """Reports for "dev", "test" and "all"."""
+    """Reports for "dev", "test" and "all", and "batch N" for every batch number present."""
     results = check_many(records, config)
     reports = {name: SplitReport() for name in ("dev", "test", "all")}
+    for batch in sorted({r["batch"] for r in records if "batch" in r}):
+        reports[f"batch {batch}"] = SplitReport()
     for record, result in zip(records, results, strict=True):
         gold, predicted = set(record["labels"]), set(result.rule_ids)
-        for report in (reports[record["split"]], reports["all"]):
+        targets = [reports[record["split"]], reports["all"]]
+        if "batch" in record:
+            targets.append(reports[f"batch {record['batch']}"])
+        for report in targets:
             report.messages += 1
             report.exact += gold == predicted
             for rule_id in RULE_IDS:
@@ -121,13 +130,29 @@ def render_table(reports: dict[str, SplitReport]) -> str:
             f"{_fmt(t.precision)} | {_fmt(t.recall)} | {_fmt(t.f1)} |"
         )
     lines.append("")
-    for name, report in (("dev", dev), ("test", test)):
+    batches = [(name, r) for name, r in reports.items() if name.startswith("batch ")]
+    for name, report in (("dev", dev), ("test", test), *batches):
         share = report.exact / report.messages if report.messages else 0.0
         lines.append(
             f"- {name}: {report.messages} messages, {report.exact} ({share:.1%}) "
             "with exactly the labeled rules."
         )
+    if batches:
+        lines += ["", *_batch_table(batches)]
     return "\n".join(lines)
+
+
+def _batch_table(batches: list[tuple[str, SplitReport]]) -> list[str]:
+    """Positives, precision and recall of every rule in each numbered test batch."""
+    head = "| rule |" + "".join(f" {name} pos. | {name} P | {name} R |" for name, _ in batches)
+    lines = [head, "| --- |" + " ---: | ---: | ---: |" * len(batches)]
+    for rule_id in RULE_IDS:
+        cells = "".join(
+            f" {c.tp + c.fn} | {_fmt(c.precision)} | {_fmt(c.recall)} |"
+            for c in (report.rules[rule_id] for _, report in batches)
+        )
+        lines.append(f"| `{rule_id}` |{cells}")
+    return lines
 
 
 def write_docs(table: str, path: Path = DOCS) -> None:

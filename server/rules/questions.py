@@ -76,31 +76,7 @@ _ASKS_FEELINGS = re.compile(
             # "do you think the painting is beautiful?", "don't you find it boring?"
             rf"\b(?:do|did|would|don't|wouldn't) {_YOU} (?:think|find|consider|say|agree|feel)(?: that)? "
             rf"{_ART}(?:'s| is| was| looks| seems| feels| would be)? (?:a |an )?{_DEGREE}{_VERDICT}\b",
-            # a verdict on the artwork put up for agreement: "this is a crap painting, right?"
-            rf"\b{_ART}(?:'s| is| was| looks| seems| feels) (?:a |an )?{_DEGREE}{_VERDICT}\b[^?]{{0,30}}"
-            r"(?:right|isn't it|is it not|don't you think|wouldn't you say|don't you agree|agreed?|no|eh|huh)"
-            r"\s*\?",
-            # the mood of the artwork, asked without "you": "what kind of mood does the picture put you in?"
-            r"\bwhat (?:kind |sort |type )?of (?:emotions?|feelings?|mood|vibes?|atmosphere) "
-            rf"(?:do|does|did|would|will|can|could) (?:{_YOU}|{_ART}|one|people|the viewer|viewers) "
-            r"(?:feel|get|have|evoke|give|bring|trigger|stir|inspire|spark|create|awaken|put|convey|express|"
-            r"carry|radiate|suggest|communicate|leave)\b(?! (?:in|on|to) the (?!viewer))",
             rf"\b(?:puts?|putting|gets?) {_YOU} in (?:a |the )?(?:[\w-]+ )?mood\b",
-            rf"\bhow (?:does|did|would|will|might) {_ART} (?:feel|make (?:one|people|viewers|the viewer|"
-            r"anyone|someone) feel)\b",
-            r"\b(?:make|makes|leave|leaves) (?:one|people|viewers|the viewer|anyone|someone) (?:feel|want)\b",
-            r"\b(?:is|was|would be|isn't) the (?:overall |general |main )?(?:mood|emotion|feeling|vibe)"
-            rf"(?: (?:of|in) {_ART})? (?!(?:on|in|of|at|from|between|among|inside|around|behind)\b)"
-            r"(?:more |mostly |rather )?[a-z-]+",
-            rf"\b(?:is|was|isn't) the (?:overall |general )?atmosphere(?: (?:of|in) {_ART})? {_DEGREE}"
-            rf"(?:{_MOOD}|{_STRICT})\b",
-            r"\b(?:describe|sum up|summari[sz]e|name) the (?:overall |general |main )?"
-            rf"(?:mood|emotions?|feelings?|atmosphere|vibe)(?: (?:of|in) {_ART})?\s*[?.!]*$",
-            r"\b(?:which|what) (?:emotions?|feelings?|mood|word) (?:would |do you think )?(?:best )?"
-            rf"(?:describes?|fits?|sums? up|matches|captures?|suits?) (?:{_ART}|the (?:mood|atmosphere))\b",
-            # a viewer's response asked of anything depicted: "is the storm breathtaking?"
-            rf"^(?:is|are|was|were|isn't|aren't) (?!there\b)[^?]{{1,80}}? {_DEGREE}{_STRICT}\b{_NO_OBJECT}",
-            rf"^(?:does|do|did|doesn't|don't) [^?]{{1,80}}? (?:look|seem|feel|appear)s? {_DEGREE}{_STRICT}\b",
             rf"\b(?:appeals?|speaks?|resonates?|appealing) (?:to|with) {_YOU}\b",
             rf"\b(?:are|r) {_YOU} (?:a fan of|into|fond of|impressed by|moved by|touched by)\b",
             rf"\bhow (?:would|do|did|will) {_YOU} (?:rate|judge|grade|score)\b",
@@ -111,10 +87,63 @@ _ASKS_FEELINGS = re.compile(
 
 
 # Every pattern above addresses the partner or names an emotion or mood.
-_ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD, _VERDICT, _STRICT) | frozenset(
-    "you u your ur yours mood emotion emotions feeling feelings vibe vibes tone sense atmosphere feel "
-    "viewer viewers people one anyone someone word".split()
+_ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD) | frozenset(
+    "you u your ur yours mood emotion emotions feeling feelings vibe vibes tone sense".split()
 )
+# Patterns without "you", each group tried only when one of its words is in the message (a long
+# alternation run on every question would cost more than all the other rules together).
+_WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
+    (
+        # a verdict on the artwork put up for agreement: "this is a crap painting, right?"
+        T.literal_words(_VERDICT),
+        re.compile(
+            rf"\b{_ART}(?:'s| is| was| looks| seems| feels) (?:a |an )?{_DEGREE}{_VERDICT}\b[^?]{{0,30}}"
+            r"(?:right|isn't it|is it not|don't you think|wouldn't you say|don't you agree|agreed?|no|eh|"
+            r"huh)\s*\?"
+        ),
+    ),
+    (
+        # the mood of the artwork: "what kind of mood does the picture give?", "is the mood dark?"
+        frozenset(
+            "mood emotion emotions feeling feelings vibe vibes atmosphere feel word make makes leave "
+            "leaves".split()
+        ),
+        re.compile(
+            "|".join(
+                [
+                    r"\bwhat (?:kind |sort |type )?of (?:emotions?|feelings?|mood|vibes?|atmosphere) "
+                    rf"(?:do|does|did|would|will|can|could) (?:{_YOU}|{_ART}|one|people|the viewer|viewers) "
+                    r"(?:feel|get|have|evoke|give|bring|trigger|stir|inspire|spark|create|awaken|put|convey|"
+                    r"express|carry|radiate|suggest|communicate|leave)\b(?! (?:in|on|to) the (?!viewer))",
+                    rf"\bhow (?:does|did|would|will|might) {_ART} (?:feel|make (?:one|people|viewers|"
+                    r"the viewer|anyone|someone) feel)\b",
+                    r"\b(?:make|makes|leave|leaves) (?:one|people|viewers|the viewer|anyone|someone) "
+                    r"(?:feel|want)\b",
+                    r"\b(?:is|was|would be|isn't) the (?:overall |general |main )?"
+                    r"(?:mood|emotion|feeling|vibe)"
+                    rf"(?: (?:of|in) {_ART})? (?!(?:on|in|of|at|from|between|among|inside|around|behind)\b)"
+                    r"(?:more |mostly |rather )?[a-z-]+",
+                    r"\b(?:is|was|isn't) the (?:overall |general )?atmosphere"
+                    rf"(?: (?:of|in) {_ART})? {_DEGREE}"
+                    rf"(?:{_MOOD}|{_STRICT})\b",
+                    r"\b(?:describe|sum up|summari[sz]e|name) the (?:overall |general |main )?"
+                    rf"(?:mood|emotions?|feelings?|atmosphere|vibe)(?: (?:of|in) {_ART})?\s*[?.!]*$",
+                    r"\b(?:which|what) (?:emotions?|feelings?|mood|word) (?:would |do you think )?(?:best )?"
+                    r"(?:describes?|fits?|sums? up|matches|captures?|suits?) "
+                    rf"(?:{_ART}|the (?:mood|atmosphere))\b",
+                ]
+            )
+        ),
+    ),
+    (
+        # a viewer's response asked of anything depicted: "is the storm breathtaking?"
+        T.literal_words(_STRICT),
+        re.compile(
+            rf"^(?:is|are|was|were|isn't|aren't) (?!there\b)[^?]{{1,80}}? {_DEGREE}{_STRICT}\b{_NO_OBJECT}"
+            rf"|^(?:does|do|did|doesn't|don't) [^?]{{1,80}}? (?:look|seem|feel|appear)s? {_DEGREE}{_STRICT}\b"
+        ),
+    ),
+]
 
 
 class AsksFeelingsConfig(RuleConfig):
@@ -122,7 +151,10 @@ class AsksFeelingsConfig(RuleConfig):
 
 
 def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
-    return not ctx.wordset.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and bool(_ASKS_FEELINGS.search(ctx.lower))
+    words = ctx.wordset
+    if not words.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and _ASKS_FEELINGS.search(ctx.lower):
+        return True
+    return any(not words.isdisjoint(triggers) and rx.search(ctx.lower) for triggers, rx in _WITHOUT_YOU)
 
 
 # Generic questions are matched on the whole message after trimming politeness and naming the
@@ -139,6 +171,10 @@ _POLITE_END = tuple(
 )
 _END_PUNCT = " ?.!,"
 # Words that add emphasis but no subject: "what the hell is going on", "what exactly is it about".
+_FILLER_WORDS = frozenset(
+    "hell heck earth world exactly actually basically really just even generally roughly precisely overall "
+    "general short briefly quickly please then all know far".split()
+)
 _FILLER = re.compile(
     r"\b(?:the hell|the heck|on earth|in the world|exactly|actually|basically|really|just|even|generally|"
     r"roughly|precisely|overall|in general|in short|briefly|quickly|please|then|all|you know|so far)\b ?"
@@ -211,7 +247,8 @@ def generic_form(lower: str) -> str:
     while core.endswith(_POLITE_END):
         core = core.rsplit(" ", 2 if core.endswith(("for me", "in detail", "in general")) else 1)[0]
         core = core.rstrip(_END_PUNCT)
-    core = _FILLER.sub("", core).strip(" ,")
+    if not _FILLER_WORDS.isdisjoint(core.split()):
+        core = _FILLER.sub("", core).strip(" ,")
     return _IMG.sub("IMG", core).strip()
 
 
