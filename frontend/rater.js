@@ -3,6 +3,12 @@
  * The server picks every item, times it and judges whether an answer counts; this page
  * only shows what it is sent and posts the answer. A reload asks for the next item again
  * and gets the same one back until it is answered, so only the session token is kept.
+ *
+ * On MTurk (and in the Mephisto task's frame) the URL carries assignmentId, hitId, workerId and
+ * turkSubmitTo. A preview starts nothing. Otherwise the session records the assignment, and at
+ * the end frontend/mturk.js (the dialog page's platform script) submits the completion code to
+ * MTurk or tells the Mephisto frame. An assignment in which nothing was rated (the rater had
+ * finished the study in an earlier HIT) is not submitted: the page asks to return it.
  */
 "use strict";
 
@@ -18,7 +24,13 @@
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   const studyId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
-  const tokenKey = `avd-rater-token:${studyId}`;
+  const NOT_ACCEPTED = "ASSIGNMENT_ID_NOT_AVAILABLE";
+  const assignmentId = params.get("assignmentId");
+  const preview = assignmentId === NOT_ACCEPTED;
+  // One session (and one count of answers) per assignment: a new HIT records its own arrival.
+  const tokenKey = `avd-rater-token:${studyId}` + (assignmentId ? `:${assignmentId}` : "");
+  const answeredKey = `avd-rater-answered:${studyId}:${assignmentId}`;
+  let platform = null; // window.avdPlatform from /static/mturk.js, on MTurk or Mephisto
   let info = null;
   let current = null;
   let busy = false;
@@ -62,6 +74,51 @@
     return data;
   }
 
+  // ---------------------------------------------------------------- platform (MTurk, Mephisto)
+
+  function loadPlatform() {
+    if (!assignmentId || preview) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const script = el("script", { src: "/static/mturk.js" });
+      script.onload = () => resolve(window.avdPlatform || null);
+      script.onerror = () => resolve(null);
+      document.head.appendChild(script);
+    });
+  }
+
+  function showPreview() {
+    show("consent");
+    $("consent-agree").disabled = true;
+    const note = el("p", { class: "lead", role: "status", "data-testid": "mturk-preview" },
+      "This is a preview: read what the task is, then accept the HIT to start rating.");
+    $("consent-title").after(note);
+  }
+
+  // Answers given in this assignment, kept across reloads and tabs (memory if storage is refused).
+  let answeredMemory = 0;
+  function answeredHere() {
+    try {
+      return Number(localStorage.getItem(answeredKey) || 0);
+    } catch (_) {
+      return answeredMemory;
+    }
+  }
+
+  function countAnswer() {
+    answeredMemory = answeredHere() + 1;
+    try {
+      localStorage.setItem(answeredKey, String(answeredMemory));
+    } catch (_) {
+      /* storage refused in this frame: the in-memory count still covers this page */
+    }
+  }
+
+  function askToReturn(text) {
+    const note = el("p", { "data-testid": "rater-return" }, text);
+    $("done-message").after(note);
+    $("code-block").hidden = true;
+  }
+
   // ---------------------------------------------------------------- consent
 
   function renderInstructions() {
@@ -83,14 +140,15 @@
       return;
     }
     try {
-      const reply = await api("POST", "/api/sessions", {
-        worker: worker || null,
-        provider: params.get("provider") || "local",
-        consent: true,
-        assignment_id: params.get("assignmentId"),
-        hit_id: params.get("hitId"),
-        turk_submit_to: params.get("turkSubmitTo"),
-      });
+      const fields = platform
+        ? platform.sessionFields()
+        : {
+            provider: params.get("provider") || "local",
+            assignment_id: assignmentId,
+            hit_id: params.get("hitId"),
+            turk_submit_to: params.get("turkSubmitTo"),
+          };
+      const reply = await api("POST", "/api/sessions", Object.assign({ worker: worker || null, consent: true }, fields));
       sessionStorage.setItem(tokenKey, reply.token);
       await next();
     } catch (err) {
@@ -139,6 +197,15 @@
     }
     $("progress").textContent = "";
     show("done");
+    if (!platform) return;
+    const where = platform.provider === "mephisto" ? "task" : "HIT";
+    if (!reply.completion_code) {
+      askToReturn(`Please return this ${where}: there is nothing to submit.`);
+    } else if (answeredHere() === 0) {
+      askToReturn(`You took part in this study in an earlier ${where}, so there is nothing new to submit here. Please return this ${where}.`);
+    } else {
+      platform.onDone(reply.completion_code);
+    }
   }
 
   function renderImage(item) {
@@ -239,6 +306,7 @@
       }
     }
     current = null;
+    if (assignmentId) countAnswer();
     await next();
   }
 
@@ -264,6 +332,11 @@
       return;
     }
     renderInstructions();
+    if (preview) {
+      showPreview();
+      return;
+    }
+    platform = await loadPlatform();
     $("consent-agree").addEventListener("click", agree);
     if (sessionStorage.getItem(tokenKey)) {
       await next();

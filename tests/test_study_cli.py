@@ -81,7 +81,7 @@ def test_preference_study_end_to_end(env: Settings, export: Path):
     assert [(r["id"], r["status"], r["items"], r["wanted_judgments"]) for r in listed] == [
         (sid, "draft", 12, 36)
     ]
-    avd("study", "launch", sid[:6], "--provider", "mturk", code=2)  # not wired to studies: refused
+    avd("study", "launch", sid[:6], "--provider", "mturk", code=2)  # real MTurk needs an HTTPS page
     urls = avd("study", "launch", sid[:6], "--links", "2").split()
     assert urls == [
         f"http://raters.example/rate/{sid}",

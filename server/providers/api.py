@@ -16,7 +16,7 @@ from fastapi import APIRouter, Header, HTTPException, Request
 
 from server.db.provider_models import Assignment, Payment
 from server.providers.payments import outcome_for
-from server.providers.policy import PayPolicy, decide
+from server.providers.policy import DONE_OUTCOMES, PayPolicy, decide
 from server.services import Services
 from server.settings import Settings
 
@@ -67,7 +67,7 @@ async def assignment_status(
         "assignment_id": row.id,
         "status": row.status,
         "outcome": outcome.kind,
-        "done": outcome.kind in ("completed", "partner_dropped", "lobby_timeout"),
+        "done": outcome.kind in DONE_OUTCOMES,
         "completion_code": outcome.completion_code,
         "dialog_id": outcome.dialog_id,
         "decision": {

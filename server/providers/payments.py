@@ -18,12 +18,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db.models import Dialog, QcResult, Review, Worker, WorkerEvent
 from server.db.provider_models import Assignment, Payment
 from server.providers.base import ALREADY_APPROVED, Provider, ProviderError
-from server.providers.policy import OUTCOME_RANK, PayDecision, PayPolicy, WorkerOutcome, decide, split
+from server.providers.policy import (
+    OUTCOME_RANK,
+    STUDY_OUTCOMES,
+    PayDecision,
+    PayPolicy,
+    WorkerOutcome,
+    decide,
+    split,
+)
 from server.settings import Settings
 
 PAYABLE = ("submitted", "approved")
@@ -60,11 +68,34 @@ def _utc(value: datetime | None) -> datetime | None:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+def events_of(assignment: Assignment, events: list[WorkerEvent], starts: list[datetime]) -> list[WorkerEvent]:
+    """The events that belong to one assignment (see ``outcome_for``); ``starts``: the worker's starts."""
+    if assignment.id.startswith("local-"):  # local assignments are made from one event each
+        return [e for e in events if f"local-{e.id}" == assignment.id]
+    coded = [
+        e for e in events if assignment.completion_code and e.completion_code == assignment.completion_code
+    ]
+    if coded:
+        return coded
+    start = _utc(assignment.accepted_at)
+    end = next((s for s in starts if s > start), None)
+    return [
+        e
+        for e in events
+        if start <= _utc(e.created_at)
+        and (end is None or _utc(e.created_at) < end)
+        and e.kind in OUTCOME_RANK
+    ]
+
+
 async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> WorkerOutcome:
     """The best outcome the worker reached during this assignment.
 
     An event belongs to the assignment when its completion code is the one submitted, or
-    else when it happened between this assignment's start and the worker's next one.
+    else when it happened between this assignment's start and the worker's next one. An
+    assignment on a study's HIT only counts that study's outcome, one on a dialog HIT only
+    dialog outcomes; and a study outcome is paid once, to the first assignment submitted
+    with it (a rater who finished cannot be paid again by submitting the same code twice).
     """
     async with sessions() as db:
         events = list(
@@ -78,35 +109,35 @@ async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> W
                 )
             ).scalars()
         )
-        starts = sorted(
-            _utc(a)
-            for a in (
+        mates = list(
+            (
                 await db.execute(
-                    select(Assignment.accepted_at).where(
+                    select(Assignment).where(
                         Assignment.worker_id == assignment.worker_id, Assignment.study == assignment.study
                     )
                 )
             ).scalars()
         )
-        start = _utc(assignment.accepted_at)
-        end = next((s for s in starts if s > start), None)
-        coded = [
-            e
-            for e in events
-            if assignment.completion_code and e.completion_code == assignment.completion_code
-        ]
-        mine = coded or [
-            e
-            for e in events
-            if start <= _utc(e.created_at)
-            and (end is None or _utc(e.created_at) < end)
-            and e.kind in OUTCOME_RANK
-        ]
-        if assignment.id.startswith("local-"):  # local assignments are made from one event each
-            mine = [e for e in events if f"local-{e.id}" == assignment.id]
+        starts = sorted(_utc(a.accepted_at) for a in mates)
+        tasks = await _tasks(db, mates + [assignment])
+        task, study_id = tasks[assignment.id]
+        events = _for_task(events, task, study_id)
+        mine = events_of(assignment, events, starts)
         if not mine:
-            return WorkerOutcome(kind=None)
+            return WorkerOutcome(kind=None, task=task, study_id=study_id)
         best = min(mine, key=lambda e: (OUTCOME_RANK.index(e.kind) if e.kind in OUTCOME_RANK else 99, e.id))
+        if best.kind in STUDY_OUTCOMES:
+            holder = await _study_holder(db, assignment, best, mates, tasks, events, starts)
+            detail = best.detail or {}
+            return WorkerOutcome(
+                kind=best.kind,
+                completion_code=best.completion_code,
+                task="study",
+                study_id=detail.get("study_id") or study_id,
+                valid_judgments=int(detail.get("valid") or 0),
+                invalid_judgments={str(k): int(v) for k, v in (detail.get("invalid") or {}).items()},
+                claimed_by=holder,
+            )
         dialog = await db.get(Dialog, best.dialog_id) if best.dialog_id else None
         review = await db.get(Review, best.dialog_id) if best.dialog_id else None
         qc = await db.get(QcResult, best.dialog_id) if best.dialog_id else None
@@ -120,7 +151,79 @@ async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> W
         review_bonus_cents=review.bonus_cents if review else 0,
         qc_verdict=qc.verdict if qc else None,
         completion_code=best.completion_code,
+        task=task,
     )
+
+
+async def _tasks(db: AsyncSession, assignments: list[Assignment]) -> dict[str, tuple[str | None, str | None]]:
+    """Per assignment: (dialog | study | None: HIT unknown, the study id), from its HIT's launch."""
+    from server.db.provider_models import Hit
+    from server.studies.launch import study_of_launch
+
+    hit_ids = {a.hit_id for a in assignments if a.hit_id}
+    launches = {}
+    if hit_ids:
+        launches = dict((await db.execute(select(Hit.id, Hit.launch_id).where(Hit.id.in_(hit_ids)))).all())
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for a in assignments:
+        launch_id = launches.get(a.hit_id) if a.hit_id else None
+        study_id = study_of_launch(launch_id)
+        out[a.id] = (
+            (None, None) if launch_id is None else ("study", study_id) if study_id else ("dialog", None)
+        )
+    return out
+
+
+def _for_task(events: list[WorkerEvent], task: str | None, study_id: str | None) -> list[WorkerEvent]:
+    if task == "study":
+        return [
+            e for e in events if e.kind in STUDY_OUTCOMES and (e.detail or {}).get("study_id") == study_id
+        ]
+    if task == "dialog":
+        return [e for e in events if e.kind not in STUDY_OUTCOMES]
+    return events
+
+
+async def _study_holder(
+    db: AsyncSession,
+    assignment: Assignment,
+    event: WorkerEvent,
+    mates: list[Assignment],
+    tasks: dict[str, tuple[str | None, str | None]],
+    events: list[WorkerEvent],
+    starts: list[datetime],
+) -> str | None:
+    """Another assignment of the same study that holds ``event``: one already paid for it, else the
+    first submitted with it. None when it is this assignment's to be paid for."""
+    if assignment.id.startswith("local-"):
+        return None
+    rivals = [
+        a
+        for a in mates
+        if a.id != assignment.id
+        and a.status in ("submitted", "approved", "rejected")
+        and tasks[a.id] == tasks[assignment.id]
+        and event in events_of(a, events, starts)
+    ]
+    if not rivals:
+        return None
+    approved = set(
+        (
+            await db.execute(
+                select(Payment.assignment_id).where(
+                    Payment.study == assignment.study,
+                    Payment.assignment_id.in_([a.id for a in rivals] + [assignment.id]),
+                    Payment.action == "approve",
+                )
+            )
+        ).scalars()
+    )
+
+    def order(a: Assignment) -> tuple:
+        return (a.id not in approved, _utc(a.submitted_at or a.accepted_at), a.id)
+
+    first = min([*rivals, assignment], key=order)
+    return None if first.id == assignment.id else first.id
 
 
 async def spent_cents(sessions: async_sessionmaker, settings: Settings, provider: Provider) -> int:

@@ -9,15 +9,51 @@ reward on approval plus a bonus for the rest) is worked out by ``split``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from server.settings import Settings
 
 Action = Literal["approve", "reject", "hold"]
 
+# What a rater's part of a human study ended with (written by server/studies/api.py).
+STUDY_OUTCOMES = ("study_completed", "study_excluded")
 # Outcome kinds, best first: an assignment with several events is paid for its best one.
-OUTCOME_RANK = ("completed", "partner_dropped", "lobby_timeout", "abandoned", "timed_out", "lobby_left")
+OUTCOME_RANK = (
+    "completed",
+    "partner_dropped",
+    "study_completed",
+    "lobby_timeout",
+    "study_excluded",
+    "abandoned",
+    "timed_out",
+    "lobby_left",
+)
+# Outcomes after which the worker's part is over and the assignment may be submitted.
+DONE_OUTCOMES = ("completed", "partner_dropped", "lobby_timeout", *STUDY_OUTCOMES)
+
+UNEARNED_DIALOG = (
+    "We have no record of a finished dialog for this assignment (it was left or timed out "
+    "before the end), so it cannot be paid."
+)
+UNEARNED_STUDY = (
+    "We have no record of ratings finished in this assignment (the page asks you to return the HIT "
+    "when there is nothing left for you to rate), so it cannot be paid."
+)
+DUPLICATE_STUDY = (
+    "These ratings were already submitted with another assignment of this study, which is paid for "
+    "them, so this assignment cannot be paid as well."
+)
+EXCLUDED_FEEDBACK = {
+    "attention": (
+        "One item was a check with a stated answer, and the answer given was a different one, so "
+        "the ratings could not be used and this assignment cannot be paid."
+    ),
+    "too_fast": (
+        "Most answers came in faster than the items could be read, so the ratings could not be used "
+        "and this assignment cannot be paid."
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -29,6 +65,10 @@ class PayPolicy:
     hold_unreviewed: bool
     reject_unearned: bool
     rounds: int
+    study_completed_cents: int = 100
+    study_excluded_cents: int = 25
+    study_reject_excluded: bool = False
+    study_max_too_fast_share: float = 0.5
 
     @classmethod
     def from_settings(cls, settings: Settings) -> PayPolicy:
@@ -40,6 +80,10 @@ class PayPolicy:
             hold_unreviewed=settings.pay_hold_unreviewed,
             reject_unearned=settings.pay_reject_unearned,
             rounds=settings.rounds,
+            study_completed_cents=settings.pay_study_completed_cents,
+            study_excluded_cents=settings.pay_study_excluded_cents,
+            study_reject_excluded=settings.pay_study_reject_excluded,
+            study_max_too_fast_share=settings.pay_study_max_too_fast_share,
         )
 
     def dropout_pay(self, rounds_done: int) -> int:
@@ -70,6 +114,11 @@ class WorkerOutcome:
     review_bonus_cents: int = 0
     qc_verdict: str | None = None  # accept | review | reject
     completion_code: str | None = None
+    task: str | None = None  # dialog | study | None: not known from the assignment's HIT
+    study_id: str | None = None
+    valid_judgments: int = 0  # a study outcome: answers that counted ...
+    invalid_judgments: dict[str, int] = field(default_factory=dict)  # ... and why the others did not
+    claimed_by: str | None = None  # another assignment already holds this (study) outcome
 
 
 @dataclass(frozen=True)
@@ -84,6 +133,10 @@ class PayDecision:
 
 def decide(policy: PayPolicy, o: WorkerOutcome) -> PayDecision:
     """The pay rules, in order; see docs/payments.md for the reasoning behind each."""
+    if o.claimed_by is not None:
+        return _unearned(policy, DUPLICATE_STUDY, f"ratings already submitted with {o.claimed_by}")
+    if o.kind in STUDY_OUTCOMES:
+        return _decide_study(policy, o)
     usable = o.dialog_status == "complete" and (
         o.review_decision == "accept" or (o.review_decision is None and o.qc_verdict == "accept")
     )
@@ -102,13 +155,39 @@ def decide(policy: PayPolicy, o: WorkerOutcome) -> PayDecision:
     if o.kind == "lobby_timeout" and policy.lobby_timeout_cents:
         return PayDecision("approve", policy.lobby_timeout_cents, 0, False, None, "no partner found in time")
     why = f"nothing payable ({o.kind or 'no activity recorded'})"
+    return _unearned(policy, UNEARNED_STUDY if o.task == "study" else UNEARNED_DIALOG, why)
+
+
+def _unearned(policy: PayPolicy, feedback: str, why: str) -> PayDecision:
+    """A submission with nothing to pay for: rejected with the reason, or approved at the reward only."""
     if policy.reject_unearned:
-        feedback = (
-            "We have no record of a finished dialog for this assignment (it was left or timed out "
-            "before the end), so it cannot be paid."
-        )
         return PayDecision("reject", 0, 0, False, feedback, why)
     return PayDecision("approve", 0, 0, False, None, why)
+
+
+def _decide_study(policy: PayPolicy, o: WorkerOutcome) -> PayDecision:
+    """A rater's part of a human study: paid when finished; excluded raters by the study settings.
+
+    Finishing means being handed every item there was for the rater (answers that did not count
+    were replaced by the assignment engine). A rater who finished but answered most items faster
+    than they could be read did not do the work either, and is treated like an excluded one.
+    """
+    if o.kind == "study_excluded":
+        return _study_excluded(policy, "attention", "failed an attention check")
+    answered = o.valid_judgments + sum(o.invalid_judgments.values())
+    too_fast = o.invalid_judgments.get("too_fast", 0)
+    if answered and too_fast / answered > policy.study_max_too_fast_share:
+        return _study_excluded(policy, "too_fast", f"{too_fast} of {answered} answers too fast")
+    why = f"finished the study ({o.valid_judgments} of {answered} answers counted)"
+    return PayDecision("approve", policy.study_completed_cents, 0, True, None, why)
+
+
+def _study_excluded(policy: PayPolicy, cause: str, why: str) -> PayDecision:
+    if policy.study_reject_excluded:
+        return PayDecision("reject", 0, 0, False, EXCLUDED_FEEDBACK[cause], why)
+    return PayDecision(
+        "approve", policy.study_excluded_cents, 0, False, None, f"{why}: paid the excluded rate"
+    )
 
 
 def split(decision: PayDecision, reward_cents: int) -> int:

@@ -20,10 +20,14 @@ from sqlalchemy.ext.asyncio import async_sessionmaker
 from server.db.models import Worker, WorkerEvent
 from server.db.provider_models import Assignment, Hit
 from server.providers.base import PlatformAssignment, Provider
+from server.providers.policy import STUDY_OUTCOMES
 from server.settings import Settings
+from server.studies.launch import study_of_launch
 from server.tokens import Signer
 
-PAYABLE_EVENTS = ("completed", "partner_dropped", "lobby_timeout")
+# Outcomes a local worker is owed a decision for (a study's excluded raters included: the policy
+# pays or rejects them by the study settings).
+PAYABLE_EVENTS = ("completed", "partner_dropped", "lobby_timeout", *STUDY_OUTCOMES)
 OPEN = ("accepted",)
 SLACK = timedelta(seconds=60)  # clock skew between us and the platform
 
@@ -201,4 +205,23 @@ async def reconcile(
             await db.commit()
         for platform_worker in consented:  # recorded on the platform too (the "consented" qualification)
             await asyncio.to_thread(provider.mark_consented, platform_worker)
+        study_id = study_of_launch(hit.launch_id)
+        if study_id:  # a rater who submitted does not see this study's other HITs
+            submitted = [p.worker for p in seen if p.id in report.submitted]
+            await _mark_rated(provider, study_id, submitted)
     return report
+
+
+async def _mark_rated(provider: Provider, study_id: str, platform_workers: list[str]) -> None:
+    """Grant the study's *rated* qualification (MTurk; elsewhere the page and the pay step suffice)."""
+    if not platform_workers or not provider.name.startswith("mturk"):
+        return
+    from server.providers.mturk import MTurkProvider
+    from server.studies.mturk import StudyMTurkProvider
+
+    if not isinstance(provider, MTurkProvider):
+        return
+
+    study = StudyMTurkProvider.like(provider, study_id)
+    for platform_worker in dict.fromkeys(platform_workers):
+        await asyncio.to_thread(study.mark_rated, platform_worker)

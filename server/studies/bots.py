@@ -56,6 +56,7 @@ class RaterBot:
     obvious: Callable[[dict[str, Any]], bool] | None = None
     think: float = 0.0
     seed: int = 0
+    session: dict[str, Any] = field(default_factory=dict)  # extra session fields (an MTurk assignment)
     answers: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] | None = None
 
@@ -64,7 +65,7 @@ class RaterBot:
         info = (await client.get(f"{self.base_url}/api/studies/{self.study_id}")).json()
         session = await client.post(
             f"{self.base_url}/api/sessions",
-            json={"worker": self.worker, "consent": True, "provider": "local"},
+            json={"worker": self.worker, "consent": True, "provider": "local", **self.session},
         )
         session.raise_for_status()
         headers = {"Authorization": f"Bearer {session.json()['token']}"}

@@ -117,33 +117,125 @@ def build(
 @app.command("launch")
 def launch(
     study: Annotated[str, typer.Argument(help="Study id or prefix.")],
-    provider: Annotated[str, typer.Option(help="local (others: see docs/studies.md)")] = "local",
+    provider: Annotated[str, typer.Option(help="local | mturk-sandbox | mturk | mephisto")] = "local",
     links: Annotated[int, typer.Option(help="Example rater links to print (local).")] = 3,
+    reward: Annotated[
+        str | None, typer.Option(help="HIT reward in dollars (default: study_reward_cents, see docs).")
+    ] = None,
+    margin: Annotated[
+        float | None,
+        typer.Option(min=0.0, help="Spare rater slots as a share (default: study_rater_margin)."),
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
-    """Open a study for raters and print where they go."""
+    """Open a study for raters: print links (local), create HITs (MTurk) or the Mephisto command."""
+    from server.providers import get_provider
     from server.studies.manage import find_study, rater_url, set_status
 
     settings = settings_or_exit()
-    if provider != "local":
-        console.print(
-            f"[red]provider {provider!r} is not wired to studies yet[/red]: launch with --provider local "
-            "and hand out the printed link (see docs/studies.md)"
-        )
-        raise typer.Exit(2)
+    if provider == "local":
 
-    async def go(sessions: Any):
-        row = await find_study(sessions, settings.study, study)
-        return await set_status(sessions, row.id, "open")
+        async def go(sessions: Any):
+            row = await find_study(sessions, settings.study, study)
+            return await set_status(sessions, row.id, "open")
+
+        try:
+            row = _with_db(settings, go)
+        except KeyError as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(2) from exc
+        console.print(f"study {row.id} is open ({row.kind}, {row.raters_per_item} raters per item)")
+        typer.echo(rater_url(settings.public_url, row.id))
+        for n in range(links):
+            typer.echo(rater_url(settings.public_url, row.id, f"rater-{n + 1}"))
+        return
+    try:
+        prov = get_provider(settings, provider)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--provider") from exc
+    reward_cents = _reward(reward, settings)
+    share = settings.study_rater_margin if margin is None else margin
+    result = _with_db(
+        settings, lambda sessions: _launch_on(sessions, settings, prov, study, reward_cents, share, yes)
+    )
+    if result is not None:
+        typer.echo(json.dumps(result))
+
+
+def _reward(value: str | None, settings: Settings) -> int:
+    from server.providers.base import dollars_to_cents
+    from server.studies.launch import study_reward
+
+    if value is None:
+        return study_reward(settings)
+    try:
+        return dollars_to_cents(value.lstrip("$"))
+    except ValueError as exc:
+        raise typer.BadParameter("give the reward in dollars, e.g. 0.25", param_hint="--reward") from exc
+
+
+async def _launch_on(
+    sessions: Any, settings: Settings, provider: Any, ref: str, reward_cents: int, margin: float, yes: bool
+) -> dict[str, Any] | None:
+    """Plan, show, confirm, open the study, create the HITs (or say how Mephisto launches them)."""
+    from server.providers.base import ProviderError
+    from server.providers.launch import LaunchRefused
+    from server.studies.launch import carry_out_study, plan_study_launch, rater_slots
+    from server.studies.manage import find_study, set_status, study_launches
 
     try:
-        row = _with_db(settings, go)
+        row = await find_study(sessions, settings.study, ref)
     except KeyError as exc:
         console.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
-    console.print(f"study {row.id} is open ({row.kind}, {row.raters_per_item} raters per item)")
-    typer.echo(rater_url(settings.public_url, row.id))
-    for n in range(links):
-        typer.echo(rater_url(settings.public_url, row.id, f"rater-{n + 1}"))
+    if not provider.pays_here:  # Mephisto recruits and pays from its own tooling
+        try:
+            slots = await rater_slots(sessions, row, margin)
+        except LaunchRefused as exc:
+            console.print(f"[red]Launch refused:[/red] {exc}")
+            raise typer.Exit(2) from exc
+        await set_status(sessions, row.id, "open")
+        for line in slots.lines():
+            console.print(line)
+        console.print(f"study {row.id} is open; launch its units with Mephisto (tasks/mephisto/README.md):")
+        typer.echo(mephisto_command(settings, row.id, slots.slots, reward_cents))
+        return None
+    try:
+        plan = await plan_study_launch(sessions, settings, provider, row, reward_cents, margin)
+    except LaunchRefused as exc:
+        console.print(f"[red]Launch refused:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    before = await study_launches(sessions, settings.study, row.id)
+    if before:
+        slots = sum(launch.assignments for launch in before)
+        console.print(f"[yellow]this study already has {slots} slots from {len(before)} launch(es)[/yellow]")
+    for line in plan.lines():
+        console.print(line)
+    if not yes and not typer.confirm("Launch this study?", default=False):
+        console.print("Nothing launched.")
+        return None
+    await set_status(sessions, row.id, "open")
+    try:
+        hits = await carry_out_study(sessions, settings, provider, plan)
+    except (ProviderError, LaunchRefused) as exc:
+        console.print(f"[red]{provider.name} refused:[/red] {exc} (the study is open; HITs made so far stay)")
+        raise typer.Exit(1) from exc
+    spec = plan.plan.spec
+    console.print(
+        f"study {row.id} is open: launch {spec.launch_id}, {len(hits)} HIT(s), {spec.assignments} slots"
+    )
+    return {"study": row.id, "launch": spec.launch_id, "hits": hits, "slots": spec.assignments}
+
+
+def mephisto_command(settings: Settings, study_id: str, slots: int, reward_cents: int) -> str:
+    """The command that launches a study's units with the Mephisto task (its own environment)."""
+    return (
+        f"AVD_URL={settings.public_url.rstrip('/')} AVD_KEY=$(avd payments key) "
+        "tasks/mephisto/.venv/bin/python tasks/mephisto/run_study.py "
+        f"mephisto.blueprint.study_id={study_id} mephisto.blueprint.slots={slots} "
+        f"mephisto.task.task_name=avd-study-{study_id} mephisto.task.task_reward={reward_cents / 100:.2f} "
+        "mephisto.provider.requester_name=YOUR_REQUESTER"
+    )
 
 
 @app.command("close")

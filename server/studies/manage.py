@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
+from server.db.provider_models import Launch
 from server.db.study_models import Judgment, Study, StudyItem
 
 
@@ -70,3 +71,20 @@ async def list_studies(sessions: async_sessionmaker, namespace: str) -> list[dic
 def rater_url(public_url: str, study_id: str, worker: str | None = None) -> str:
     base = f"{public_url.rstrip('/')}/rate/{study_id}"
     return f"{base}?worker={worker}" if worker else base
+
+
+async def study_launches(sessions: async_sessionmaker, namespace: str, study_id: str) -> list[Launch]:
+    """The platform launches of one study (their ids name it), oldest first; failed ones left out."""
+    from server.studies.launch import study_launch_prefix
+
+    async with sessions() as db:
+        return list(
+            (
+                await db.scalars(
+                    select(Launch)
+                    .where(Launch.study == namespace, Launch.id.startswith(study_launch_prefix(study_id)))
+                    .where(Launch.status != "failed")
+                    .order_by(Launch.created_at)
+                )
+            ).all()
+        )
