@@ -152,6 +152,7 @@ def test_launch_shows_the_cost_asks_then_creates_hits_on_the_rater_page(settings
     assert (
         "rater slots: 10 (8 needed, 2 spare" in declined.stderr and "most it can cost: $" in declined.stderr
     )
+    assert "reward per slot: $0.25; a finished rater gets $0.75 more as a bonus" in declined.stderr
     assert "Nothing launched." in declined.stderr
     assert fake.hits == {} and study_row(settings, sid).status == "draft"
 

@@ -14,6 +14,7 @@ raters and too-fast answers are replaced, so a margin (``study_rater_margin``) i
 
 from __future__ import annotations
 
+import asyncio
 import math
 import urllib.parse
 import uuid
@@ -142,11 +143,14 @@ class StudyLaunchPlan:
 
     def lines(self) -> list[str]:
         est, plan = self.plan.estimate, self.plan
-        paid = est.expected_cents / max(1, est.assignments)
+        slots = max(1, est.assignments)
+        paid = est.expected_cents / slots
+        top_up = (est.expected_cents - est.fees_expected_cents) // slots - est.reward_cents
+        bonus = f"; a finished rater gets ${top_up / 100:.2f} more as a bonus" if top_up > 0 else ""
         return [
             f"study {self.study.id} ({self.study.kind}) on {plan.provider}, rater page: {plan.spec.url}",
             *self.slots.lines(),
-            f"reward per slot: ${est.reward_cents / 100:.2f}; a finished rater is paid the rest as a bonus",
+            f"reward per slot: ${est.reward_cents / 100:.2f}{bonus}",
             f"most it can cost: ${est.max_cents / 100:.2f} (every slot paid in full, "
             f"${paid / 100:.2f} each with fees; platform fees ${est.fees_expected_cents / 100:.2f} in all)",
             f"budget: ${plan.committed_cents / 100:.2f} already committed of ${plan.cap_cents / 100:.2f}",
@@ -197,6 +201,9 @@ async def plan_study_launch(
             f"the reward (${reward_cents / 100:.2f}) is above the excluded pay (${excluded_pay / 100:.2f}); "
             "approving an excluded rater pays the whole reward"
         )
+    balance = await asyncio.to_thread(provider.balance_cents)
+    if balance is not None and balance < est.max_cents:
+        warnings.append(f"the account balance (${balance / 100:.2f}) is below the most this launch can cost")
     kind = load_kind(study.kind)
     total = policy.study_completed_cents
     spec = LaunchSpec(
