@@ -6,8 +6,9 @@ import pytest
 from sqlalchemy import select
 
 from server.bots import simulate
-from server.db.models import Review
+from server.db.models import QcResult, Review
 from server.db.provider_models import Assignment, Payment
+from server.db.semantic_models import QcSemantic
 from server.providers import get_provider
 from server.providers.payments import PaymentRun, payment_token
 from server.providers.policy import (
@@ -186,6 +187,30 @@ async def test_local_payment_run_pays_from_outcomes_and_reviews(settings, stimul
     )
     again = await PaymentRun(settings, services.sessions, provider).run()
     assert again.paid == 0 and not again.held  # nothing left to do
+
+
+async def test_with_the_semantic_stage_on_an_accepted_dialog_waits_for_it(
+    settings_factory, stimuli, server_factory, services
+):
+    """QC's accept is not final while the semantic stage may still send the dialog to review."""
+    settings = settings_factory(semantic_after_qc=True)
+    await stimuli(2)
+    server = server_factory(settings)
+    summary, results = await simulate(server.url, pairs=1, timeout=60)
+    assert summary["completed"] == 1, summary
+    dialog_id = results[0].dialog_id
+    provider = get_provider(settings, "local")
+    await reconcile(services.sessions, settings, provider)
+    async with services.sessions() as db:
+        db.add(QcResult(dialog_id=dialog_id, verdict="accept", config_hash="test"))
+        await db.commit()
+    report = await PaymentRun(settings, services.sessions, provider).run()
+    assert len(report.held) == 2 and report.paid == 0
+    async with services.sessions() as db:
+        db.add(QcSemantic(dialog_id=dialog_id, model="test", config_hash="test"))
+        await db.commit()
+    report = await PaymentRun(settings, services.sessions, provider).run()
+    assert report.paid == 2 and not report.held
 
 
 async def test_local_partner_abandons_and_the_remaining_worker_is_compensated(

@@ -22,6 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from server.db.models import Dialog, QcResult, Review, Worker, WorkerEvent
 from server.db.provider_models import Assignment, Payment
+from server.db.semantic_models import QcSemantic
 from server.providers.base import ALREADY_APPROVED, Provider, ProviderError
 from server.providers.policy import (
     OUTCOME_RANK,
@@ -88,7 +89,9 @@ def events_of(assignment: Assignment, events: list[WorkerEvent], starts: list[da
     ]
 
 
-async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> WorkerOutcome:
+async def outcome_for(
+    sessions: async_sessionmaker, assignment: Assignment, await_semantic: bool = False
+) -> WorkerOutcome:
     """The best outcome the worker reached during this assignment.
 
     An event belongs to the assignment when its completion code is the one submitted, or
@@ -141,6 +144,9 @@ async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> W
         dialog = await db.get(Dialog, best.dialog_id) if best.dialog_id else None
         review = await db.get(Review, best.dialog_id) if best.dialog_id else None
         qc = await db.get(QcResult, best.dialog_id) if best.dialog_id else None
+        verdict = qc.verdict if qc else None
+        if await_semantic and verdict == "accept" and await db.get(QcSemantic, best.dialog_id) is None:
+            verdict = None  # the semantic stage may still send it to review: not final yet
     return WorkerOutcome(
         kind=best.kind,
         dialog_id=best.dialog_id,
@@ -149,7 +155,7 @@ async def outcome_for(sessions: async_sessionmaker, assignment: Assignment) -> W
         review_decision=review.decision if review else None,
         review_reason=review.reason if review else None,
         review_bonus_cents=review.bonus_cents if review else 0,
-        qc_verdict=qc.verdict if qc else None,
+        qc_verdict=verdict,
         completion_code=best.completion_code,
         task=task,
     )
@@ -299,7 +305,7 @@ class PaymentRun:
                 return existing
             assignment = await db.get(Assignment, (assignment_id, self.settings.study))
         assert assignment is not None
-        outcome = await outcome_for(self.sessions, assignment)
+        outcome = await outcome_for(self.sessions, assignment, self.settings.semantic_after_qc)
         decision = decide(self.policy, outcome)
         if decision.action == "hold":
             report.held.append(assignment_id)
