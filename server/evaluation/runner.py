@@ -3,7 +3,10 @@
 ``python -m server.evaluation.runner SPEC.json`` is what every backend starts (a local
 subprocess, a Slurm job through submitit, a Ray job), so all of them behave the same.
 Writes into the run's directory: ``status.json`` (state + timestamps, updated as it goes),
-``results.json`` (aggregates + config + code version + timings) and ``samples.jsonl``.
+``results.json`` (aggregates + config + code version + timings) and ``samples.jsonl``
+(written as the run goes, under ``samples.jsonl.partial`` until it succeeds).
+The run streams a window of samples at a time (see :func:`run`), so a retrieval split of a
+million rounds does not have to fit in memory.
 """
 
 from __future__ import annotations
@@ -78,22 +81,42 @@ def write_status(out: Path, state: str, **extra: Any) -> None:
     tmp.replace(path)
 
 
-def _progress(iterable: Any, total: int, desc: str, enabled: bool) -> Any:
-    """A tqdm bar on stderr (the job log); a plain start line when tqdm is not installed."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        if enabled:
-            print(f"{desc}: {total} batches", file=sys.stderr, flush=True)
-        return iterable
-    return tqdm(iterable, total=total, desc=desc, disable=not enabled, mininterval=1.0, file=sys.stderr)
+STATUS_EVERY_S = 1.0  # status.json is rewritten at most this often while the run goes
+
+
+class _Progress:
+    """Bar on stderr plus ``done``/``total`` in status.json, both counted in samples."""
+
+    def __init__(self, out: Path, total: int | None, desc: str, enabled: bool) -> None:
+        from server.evaluation.stream import progress_bar
+
+        self.out, self.total, self.done = out, total, 0
+        self.bar = progress_bar(total, desc, enabled)
+        self.written_at = 0.0
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        self.bar.update(n)
+        if time.monotonic() - self.written_at >= STATUS_EVERY_S:
+            self.written_at = time.monotonic()
+            write_status(self.out, "running", done=self.done, total=self.total)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def run(spec: RunSpec) -> dict[str, Any]:
-    """Run the evaluation described by ``spec``; returns the results dict (also written to disk)."""
+    """Run the evaluation described by ``spec``; returns the results dict (also written to disk).
+
+    Streams (:mod:`server.evaluation.stream`): samples go from the input builder through the
+    cache, the model and scoring to ``samples.jsonl`` a window at a time, and the metrics are
+    accumulated, so memory does not grow with the number of samples beyond what the task's
+    accumulator keeps (one int per round for retrieval).
+    """
     from server.evaluation.cache import OutputCache
     from server.evaluation.data import ExportData
     from server.evaluation.models import load_model, pick_device
+    from server.evaluation.stream import WINDOW_BATCHES, ScoredStream, next_window
     from server.evaluation.tasks import task_class
 
     out = spec.out_dir
@@ -106,8 +129,12 @@ def run(spec: RunSpec) -> dict[str, Any]:
     config = cls.Config(**spec.options)
     data = ExportData.load(spec.data)
     task = cls(config, data, spec.split)
-    samples = list(task.samples())
-    timings["build_inputs_s"] = time.perf_counter() - t0
+    samples = iter(task.samples())
+    size = max(1, config.batch_size) * WINDOW_BATCHES
+    window = next_window(samples, size, timings)  # bad data shows before the model loads
+    t = time.perf_counter()
+    total = task.count()
+    timings["build_inputs_s"] += time.perf_counter() - t
 
     t = time.perf_counter()
     device = pick_device(spec.device)
@@ -117,52 +144,33 @@ def run(spec: RunSpec) -> dict[str, Any]:
     timings["load_model_s"] = time.perf_counter() - t
 
     cache = OutputCache(spec.cache_dir or out / "cache")
-    key_model, key_task = model.fingerprint, task.name
-    t = time.perf_counter()
-    outputs = cache.get_many(key_model, key_task, (s.hash for s in samples))
-    todo = [s for s in samples if s.hash not in outputs]
-    unique_todo = list({s.hash: s for s in todo}.values())
-    batch = max(1, config.batch_size)
-    steps = range(0, len(unique_todo), batch)
-    for start in _progress(steps, len(steps), f"{spec.task} {Path(spec.model).name}", spec.progress):
-        chunk = unique_todo[start : start + batch]
-        fresh = dict(zip((s.hash for s in chunk), task.predict(model, chunk), strict=True))
-        cache.put_many(key_model, key_task, fresh)
-        outputs.update(fresh)
-        write_status(out, "running", done=len(outputs), total=len(samples))
-    cache.close()
-    timings["predict_s"] = time.perf_counter() - t
-
-    t = time.perf_counter()
-    ordered = [outputs[s.hash] for s in samples]
-    scores = [task.score(s, o) for s, o in zip(samples, ordered, strict=True)]
-    aggregates = task.aggregate(samples, ordered, scores)
-    timings["score_s"] = time.perf_counter() - t
+    progress = _Progress(out, total, f"{spec.task} {Path(spec.model).name}", spec.progress)
+    stream = ScoredStream(task, model, cache, on_progress=progress)
+    partial = out / "samples.jsonl.partial"
+    try:
+        with partial.open("w") as fh:
+            while window:
+                stream.consume(window, fh)
+                window = next_window(samples, size, timings)
+    finally:
+        progress.close()
+        cache.close()
+    aggregates = stream.metrics()
+    partial.replace(out / "samples.jsonl")
+    timings.update(stream.timings)
     timings["total_s"] = time.perf_counter() - t0
 
-    with (out / "samples.jsonl").open("w") as fh:
-        for s, o, sc in zip(samples, ordered, scores, strict=True):
-            row = {
-                "id": s.id,
-                "hash": s.hash,
-                "meta": s.meta,
-                "inputs": s.inputs,
-                "target": s.target,
-                "output": o,
-                "scores": sc,
-            }
-            fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     results = {
         "run_id": spec.run_id,
         "task": spec.task,
         "model": spec.model,
-        "model_fingerprint": key_model,
+        "model_fingerprint": model.fingerprint,
         "data": {"path": str(spec.data), "digest": data.digest, "split": spec.split},
         "config": config.model_dump(),
         "code_version": code_version(),
         "device": device,
-        "n_samples": len(samples),
-        "cache": {"reused": len(samples) - len(todo), "computed": len(todo)},
+        "n_samples": stream.n,
+        "cache": {"reused": stream.n - stream.computed, "computed": stream.computed},
         "timings": {k: round(v, 3) for k, v in timings.items()},
         "metrics": aggregates,
         "finished_at": _now(),

@@ -265,3 +265,64 @@ def _write_retrieval(path: Path, records: list[dict], rng: random.Random, candid
         "num_candidates": candidates,
     }
     path.write_text(json.dumps(doc, sort_keys=True))
+
+
+def write_large_export(out: str | Path, n_dialogs: int, seed: int = 0, candidates: int = 100) -> Path:
+    """:func:`write_synthetic_export`'s layout in time linear in the rounds, for memory tests
+    and benchmarks (100,000 dialogs = 1,000,000 retrieval rounds): the retrieval files are
+    written a dialog at a time and candidates are drawn by rejection instead of from a list
+    of allowed answers per dialog. No images; records are checked when the export is read."""
+    from server.export.schema import dump_line
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    records = synthetic_records(n_dialogs, seed)
+    members: dict[str, list[dict]] = {"train": [], "val": [], "test": []}
+    with (out / "dialogs.jsonl").open("w", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write(dump_line(rec) + "\n")
+            members[rec["split"]].append(rec)
+    ids = {k: [r["dialog_id"] for r in v] for k, v in members.items()}
+    doc = {"seed": seed, "counts": {k: len(v) for k, v in ids.items()}, "dialogs": ids}
+    (out / "splits.json").write_text(json.dumps(doc, sort_keys=True, indent=1) + "\n")
+    rng = random.Random(seed)
+    for split, recs in members.items():
+        _stream_retrieval(out / "retrieval" / f"{split}.json", recs, rng, candidates)
+    return out
+
+
+def _stream_retrieval(path: Path, records: list[dict], rng: random.Random, candidates: int) -> None:
+    """Pools first, then one dialog's entry at a time (the order the exporter writes)."""
+    answers = list(dict.fromkeys(r["answer"] for rec in records for r in rec["rounds"]))
+    questions = list(dict.fromkeys(r["question"] for rec in records for r in rec["rounds"]))
+    a_index = {t: i for i, t in enumerate(answers)}
+    q_index = {t: i for i, t in enumerate(questions)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        fh.write('{"data": {"answers": ' + json.dumps(answers) + ', "dialogs": [')
+        for n, rec in enumerate(records):
+            own = {a_index[r["answer"]] for r in rec["rounds"]}
+            others = min(candidates - 1, len(answers) - len(own))
+            entries = []
+            for r in rec["rounds"]:
+                drawn = rng.sample(range(len(answers)), min(len(answers), others + len(own)))
+                options = [i for i in drawn if i not in own][:others]
+                gt = rng.randrange(len(options) + 1)
+                options.insert(gt, a_index[r["answer"]])
+                entries.append(
+                    {
+                        "answer": a_index[r["answer"]],
+                        "answer_options": options,
+                        "gt_index": gt,
+                        "question": q_index[r["question"]],
+                        "round": r["round"],
+                    }
+                )
+            entry = {
+                "dialog": entries,
+                "dialog_id": rec["dialog_id"],
+                "image": rec["stimulus"]["image"],
+                "image_id": rec["stimulus"]["id"],
+            }
+            fh.write(("" if n == 0 else ", ") + json.dumps(entry, sort_keys=True))
+        fh.write('], "questions": ' + json.dumps(questions) + '}, "num_candidates": ' + f"{candidates}}}")

@@ -3,6 +3,12 @@
 A :class:`Sample` carries ``inputs`` (everything the model sees: its hash keys the output
 cache, so changing a prompt recomputes exactly the affected samples), a ``target`` (what
 scoring compares against; not hashed) and ``meta`` (round, split... for breakdowns).
+
+The runner streams: samples are built, predicted, scored and written a window at a time, and
+corpus metrics come from an :class:`Accumulator` fed one scored sample at a time. The default
+one keeps each sample without its ``inputs`` (plus output and scores) and calls
+:meth:`Task.aggregate` at the end, so ``aggregate`` must not read ``inputs``; a task with
+very many samples (retrieval) keeps only the numbers its metrics need instead.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -34,10 +41,43 @@ class Sample:
     target: Any = None
     meta: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def hash(self) -> str:
+        """Cache key of the inputs (computed once: the runner and the scorers ask several times)."""
         blob = json.dumps(self.inputs, sort_keys=True, ensure_ascii=False).encode()
         return hashlib.sha256(blob).hexdigest()[:24]
+
+
+class Accumulator(ABC):
+    """Corpus metrics gathered one scored sample at a time (the runner never holds them all)."""
+
+    @abstractmethod
+    def add(self, sample: Sample, output: Any, score: dict[str, Any]) -> None: ...
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]: ...
+
+
+class KeepForAggregate(Accumulator):
+    """Keeps targets, meta, outputs and scores (not the inputs) for :meth:`Task.aggregate`.
+
+    Enough for tasks of one to a few samples per dialog, whose metrics (corpus BLEU,
+    BERTScore, F1) need every prediction anyway; the prompts are what would weigh.
+    """
+
+    def __init__(self, task: Task) -> None:
+        self.task = task
+        self.samples: list[Sample] = []
+        self.outputs: list[Any] = []
+        self.scores: list[dict[str, Any]] = []
+
+    def add(self, sample: Sample, output: Any, score: dict[str, Any]) -> None:
+        self.samples.append(Sample(id=sample.id, inputs={}, target=sample.target, meta=sample.meta))
+        self.outputs.append(output)
+        self.scores.append(score)
+
+    def result(self) -> dict[str, Any]:
+        return self.task.aggregate(self.samples, self.outputs, self.scores)
 
 
 class Task(ABC):
@@ -64,7 +104,22 @@ class Task(ABC):
 
     @abstractmethod
     def aggregate(self, samples: Sequence[Sample], outputs: Sequence[Any], scores: Sequence[dict]) -> dict:
-        """Corpus-level metrics."""
+        """Corpus-level metrics (of whole lists; the runner gets them through :meth:`accumulator`)."""
+
+    def score_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> list[dict[str, Any]]:
+        """Scores of a batch; equal to :meth:`score` one by one (tasks may vectorise it)."""
+        return [self.score(s, o) for s, o in zip(samples, outputs, strict=True)]
+
+    def accumulator(self) -> Accumulator:
+        """Where the runner feeds scored samples; ``result()`` equals :meth:`aggregate` on them all."""
+        return KeepForAggregate(self)
+
+    def count(self) -> int | None:
+        """How many samples :meth:`samples` will yield, for the progress bar (None: unknown).
+
+        The default builds them once and drops them: cheap for tasks of a few samples per dialog.
+        """
+        return sum(1 for _ in self.samples())
 
     def prepare(self, model: Any, out_dir: Any) -> Any:
         """Hook for tasks that build their model first (the classifier fine-tunes here)."""

@@ -11,18 +11,21 @@ history before this round. Scorers by model kind:
 - vision-language model: the same likelihood, with the artwork given too when ``image=true``
   (the answerer saw it while answering).
 
-Ranks use the pessimistic tie rule of :mod:`server.evaluation.metrics`.
+Ranks use the pessimistic tie rule of :mod:`server.evaluation.metrics`. A split can hold
+a million rounds, so the runner's accumulator keeps one rank, round and failure flag per
+round (a few bytes each) rather than the samples.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 import numpy as np
 
 from server.evaluation import metrics
-from server.evaluation.tasks.base import Sample, Task, TaskConfig, context_text, image_inputs
+from server.evaluation.tasks.base import Accumulator, Sample, Task, TaskConfig, context_text, image_inputs
 
 
 class RetrievalConfig(TaskConfig):
@@ -98,6 +101,23 @@ class RetrievalTask(Task):
             out.append((cand[idx] @ query[i]).astype(float).tolist())
         return out
 
+    def count(self) -> int | None:
+        """Answered rounds of the split's dialogs: the exporter writes one retrieval round for each."""
+        n = sum(len(d.rounds) for d in self.data.split(self.split))
+        return n if self.config.limit is None else min(n, self.config.limit)
+
+    def score_batch(self, samples: Sequence[Sample], outputs: Sequence[Any]) -> list[dict[str, Any]]:
+        """All rounds of a batch in one comparison when they have as many candidates (the usual case)."""
+        if len({len(o) for o in outputs}) != 1:
+            return super().score_batch(samples, outputs)
+        scores = np.asarray(outputs, dtype=np.float64)
+        ranks = metrics.retrieval_ranks(scores, np.array([s.target for s in samples]))
+        failed = np.isnan(scores).any(axis=1)
+        return [{"rank": r, "failed": f} for r, f in zip(ranks.tolist(), failed.tolist(), strict=True)]
+
+    def accumulator(self) -> Accumulator:
+        return RankAccumulator()
+
     def score(self, sample: Sample, output: list[float]) -> dict[str, Any]:
         scores = np.asarray(output, dtype=np.float64)
         rank = int(metrics.retrieval_ranks(scores[None, :], np.array([sample.target]))[0])
@@ -110,4 +130,29 @@ class RetrievalTask(Task):
             [smp.meta["round"] for smp in samples],
             failed=[s["failed"] for s in scores],
             n_candidates=n_candidates,
+        )
+
+
+class RankAccumulator(Accumulator):
+    """Per round only its rank, round number and failure flag, in compact arrays."""
+
+    def __init__(self) -> None:
+        self.ranks = array("i")
+        self.rounds = array("i")
+        self.failed = array("b")
+        self.n_candidates: int | None = None
+
+    def add(self, sample: Sample, output: Any, score: dict[str, Any]) -> None:
+        self.ranks.append(score["rank"])
+        self.rounds.append(sample.meta["round"])
+        self.failed.append(bool(score["failed"]))
+        n = len(sample.inputs["candidates"])
+        self.n_candidates = n if self.n_candidates is None else max(self.n_candidates, n)
+
+    def result(self) -> dict[str, Any]:
+        return metrics.retrieval_report(
+            np.asarray(self.ranks, dtype=np.int64),
+            np.asarray(self.rounds, dtype=np.int64),
+            failed=np.asarray(self.failed, dtype=bool),
+            n_candidates=100 if self.n_candidates is None else self.n_candidates,
         )
