@@ -119,14 +119,17 @@ class MTurkProvider:
 
     def qualification(self, purpose: str) -> str:
         """This study's qualification type for ``purpose`` (blocked, consented, limit), made once."""
-        if purpose in self._quals:
-            return self._quals[purpose]
-        name = f"avd {self.settings.study} {purpose}"
         descriptions = {
             "blocked": "Workers who may not take part in this art-conversation study again.",
             "consented": "Workers who gave consent in this art-conversation study.",
             "limit": "Workers who already took part as often as this study allows.",
         }
+        return self.qualification_type(purpose, f"avd {self.settings.study} {purpose}", descriptions[purpose])
+
+    def qualification_type(self, key: str, name: str, description: str) -> str:
+        """The id of our qualification type called ``name``: found again on the account, or made once."""
+        if key in self._quals:
+            return self._quals[key]
         found = [
             q
             for q in self._pages(
@@ -144,11 +147,11 @@ class MTurkProvider:
             qid = self._call(
                 "create_qualification_type",
                 Name=name,
-                Description=descriptions[purpose],
+                Description=description,
                 Keywords="avd",
                 QualificationTypeStatus="Active",
             )["QualificationType"]["QualificationTypeId"]
-        self._quals[purpose] = qid
+        self._quals[key] = qid
         return qid
 
     def requirements(self) -> list[dict[str, Any]]:

@@ -29,33 +29,11 @@ class StudyMTurkProvider(MTurkProvider):
 
     def rated_qualification(self) -> str:
         """This study's *rated* qualification type, found again or made once."""
-        key = f"rated:{self.study_id}"
-        if key in self._quals:
-            return self._quals[key]
-        name = f"avd {self.settings.study} rated {self.study_id}"
-        found = [
-            q
-            for q in self._pages(
-                "list_qualification_types",
-                "QualificationTypes",
-                Query=name,
-                MustBeRequestable=False,
-                MustBeOwnedByCaller=True,
-            )
-            if q["Name"] == name
-        ]
-        if found:
-            qid = found[0]["QualificationTypeId"]
-        else:
-            qid = self._call(
-                "create_qualification_type",
-                Name=name,
-                Description="Workers who already took part in this rating study.",
-                Keywords="avd",
-                QualificationTypeStatus="Active",
-            )["QualificationType"]["QualificationTypeId"]
-        self._quals[key] = qid
-        return qid
+        return self.qualification_type(
+            f"rated:{self.study_id}",
+            f"avd {self.settings.study} rated {self.study_id}",
+            "Workers who already took part in this rating study.",
+        )
 
     def requirements(self) -> list[dict[str, Any]]:
         limit = self.qualification("limit") if self.settings.mturk_max_dialogs_per_worker else None
