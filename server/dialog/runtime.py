@@ -186,6 +186,7 @@ class DialogRuntime:
         if not positive_first:
             opinions.reverse()
         meta = {"opinions": opinions, "image_key": stimulus.image_key}
+        self._meta[match_id], self._turns[match_id] = meta, []  # the first views need no reads
         now = time.time()
         state = DialogState(
             id=match_id,
@@ -254,11 +255,20 @@ class DialogRuntime:
             raw, log_rows = await pipe.execute()
         if not raw:
             return None
-        turns = known + [StoreTurn(**json.loads(r)) for r in log_rows]
+        return Snapshot(raw, DialogState.model_validate_json(raw), self._remember(dialog_id, known, log_rows))
+
+    async def turns(self, dialog_id: str) -> list[StoreTurn]:
+        """The accepted messages of a dialog, in order (only the unread tail is fetched)."""
+        known = self._turns.get(dialog_id, [])
+        tail = await self.s.redis.lrange(self.s.keys.dialog_log(dialog_id), len(known), -1)
+        return self._remember(dialog_id, known, tail)
+
+    def _remember(self, dialog_id: str, known: list[StoreTurn], tail: list[str]) -> list[StoreTurn]:
+        turns = known + [StoreTurn(**json.loads(r)) for r in tail] if tail else known
         self._turns[dialog_id] = turns
         if len(self._turns) > 10_000:
             self._turns.pop(next(iter(self._turns)))
-        return Snapshot(raw, DialogState.model_validate_json(raw), turns)
+        return turns
 
     async def handle(
         self, dialog_id: str, make_event: Callable[[float], Event], snap: Snapshot | None = None
@@ -431,7 +441,7 @@ class DialogRuntime:
 
     async def view(self, st: DialogState, role: p.Role) -> p.DialogView:
         meta = await self.meta(st.id)
-        turns, _ = await self.logged(st.id)
+        turns = await self.turns(st.id)
         image_url = None
         if role == "answerer" or st.revealed:
             image_url = "/img/" + self.s.signer.image_ticket(st.id, st.workers[role])
