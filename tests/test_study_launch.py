@@ -34,7 +34,7 @@ from server.studies.launch import (
     study_reward,
 )
 from tests.browser_support import CHROMIUM, LAUNCH_ARGS
-from tests.fake_mturk import running_fake
+from tests.fake_mturk import MTurkFault, running_fake
 from tests.test_mturk_launch import avd, rows
 from tests.test_study_support import export_with_images, real_run
 
@@ -187,6 +187,16 @@ def test_launch_shows_the_cost_asks_then_creates_hits_on_the_rater_page(settings
     assert "already has 10 slots from 1 launch" in again.stderr
     assert json.loads(again.stdout)["slots"] == 9
     assert len(fake.qual_types) == 3  # blocked, limit (made for the dialogs), rated: found again
+
+    # closing the study with its provider stops its HITs from taking anyone new
+    closed = avd(settings, "study", "close", sid, "--provider", "mturk-sandbox")
+    assert closed.exit_code == 0, closed.stderr
+    assert f"expired {len(fake.hits)} of its HITs" in closed.stderr
+    assert study_row(settings, sid).status == "closed"
+    assert {h.status for h in rows(settings, Hit)} == {"expired"}
+    for hit_id in fake.hits:
+        with pytest.raises(MTurkFault):
+            fake.accept(hit_id, fake.add_worker())
 
 
 def test_the_budget_cap_and_https_refuse_before_anything_is_made(settings_factory, fake, run_dir):

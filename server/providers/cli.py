@@ -11,7 +11,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from sqlalchemy import select
 from sqlalchemy.ext.asyncio import async_sessionmaker
 
 from server.cli_common import settings_or_exit
@@ -37,7 +36,7 @@ async def _db(settings: Settings) -> AsyncIterator[async_sessionmaker]:
         await engine.dispose()
 
 
-def _provider(settings: Settings, name: str) -> Provider:
+def provider_or_exit(settings: Settings, name: str) -> Provider:
     try:
         return get_provider(settings, name)
     except ValueError as exc:
@@ -79,7 +78,7 @@ def launch(
     from server.providers.launch import LaunchRefused, carry_out, plan_launch
 
     settings = settings_or_exit()
-    prov = _provider(settings, provider)
+    prov = provider_or_exit(settings, provider)
     reward_cents = _reward(reward)
     _here_or_exit(prov)
 
@@ -122,7 +121,7 @@ def payments_run(
     from server.providers.reconcile import reconcile
 
     settings = settings_or_exit()
-    prov = _provider(settings, provider)
+    prov = provider_or_exit(settings, provider)
     _here_or_exit(prov)
 
     async def go(sessions: async_sessionmaker) -> dict[str, Any]:
@@ -157,7 +156,7 @@ def payments_reconcile(
     from server.providers.reconcile import reconcile
 
     settings = settings_or_exit()
-    prov = _provider(settings, provider)
+    prov = provider_or_exit(settings, provider)
 
     async def go(sessions: async_sessionmaker) -> None:
         while True:
@@ -211,7 +210,7 @@ def workers_block(
             provider_name, platform_id = row.provider, row.platform_worker_id
         if provider_name not in PROVIDERS or provider_name in ("local", "mephisto") or not platform_id:
             return f"blocked {worker} on our server"
-        prov = _provider(settings, provider_name)
+        prov = provider_or_exit(settings, provider_name)
         await asyncio.to_thread(prov.block, platform_id, reason, platform_block)
         async with sessions() as db:
             block = await db.get(WorkerBlock, (worker, provider_name))
@@ -233,40 +232,13 @@ def hits_expire(
     delete: Annotated[bool, typer.Option(help="Also delete HITs whose work is all decided.")] = False,
 ) -> None:
     """Stop every open HIT of this study from taking new workers (and optionally delete them)."""
-    from server.db.provider_models import Hit
+    from server.providers.hits import expire_hits
 
     settings = settings_or_exit()
-    prov = _provider(settings, provider)
+    prov = provider_or_exit(settings, provider)
 
     async def go(sessions: async_sessionmaker) -> dict[str, int]:
-        async with sessions() as db:
-            hits = list(
-                (
-                    await db.execute(
-                        select(Hit)
-                        .where(Hit.study == settings.study, Hit.provider == prov.name)
-                        .where(Hit.status != "deleted")
-                    )
-                ).scalars()
-            )
-        counts = {"expired": 0, "deleted": 0, "kept": 0}
-        for hit in hits:
-            if hit.status in ("open", "closed"):
-                await asyncio.to_thread(prov.expire_hit, hit.id)
-                counts["expired"] += 1
-            status = "expired"
-            if delete:
-                if await asyncio.to_thread(prov.delete_hit, hit.id):
-                    status = "deleted"
-                    counts["deleted"] += 1
-                else:
-                    counts["kept"] += 1
-            async with sessions() as db:
-                row = await db.get(Hit, hit.id)
-                assert row is not None
-                row.status = status
-                await db.commit()
-        return counts
+        return await expire_hits(sessions, settings.study, prov, delete=delete)
 
     counts = _run(go, settings)
     console.print(

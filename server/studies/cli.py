@@ -129,7 +129,7 @@ def launch(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
 ) -> None:
     """Open a study for raters: print links (local), create HITs (MTurk) or the Mephisto command."""
-    from server.providers import get_provider
+    from server.providers.cli import provider_or_exit
     from server.studies.manage import find_study, rater_url, set_status
 
     settings = settings_or_exit()
@@ -149,10 +149,7 @@ def launch(
         for n in range(links):
             typer.echo(rater_url(settings.public_url, row.id, f"rater-{n + 1}"))
         return
-    try:
-        prov = get_provider(settings, provider)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--provider") from exc
+    prov = provider_or_exit(settings, provider)
     reward_cents = _reward(reward, settings)
     share = settings.study_rater_margin if margin is None else margin
     result = _with_db(
@@ -239,18 +236,34 @@ def mephisto_command(settings: Settings, study_id: str, slots: int, reward_cents
 
 
 @app.command("close")
-def close(study: Annotated[str, typer.Argument(help="Study id or prefix.")]) -> None:
-    """Stop handing out items (answers already given stay)."""
+def close(
+    study: Annotated[str, typer.Argument(help="Study id or prefix.")],
+    provider: Annotated[
+        str | None, typer.Option(help="Also expire the study's HITs on this provider (e.g. mturk).")
+    ] = None,
+) -> None:
+    """Stop handing out items (answers already given stay); with --provider, stop its HITs too."""
+    from server.providers.cli import provider_or_exit
+    from server.providers.hits import expire_hits
+    from server.studies.launch import study_launch_prefix
     from server.studies.manage import find_study, set_status
 
     settings = settings_or_exit()
+    prov = provider_or_exit(settings, provider) if provider else None
 
     async def go(sessions: Any):
         row = await find_study(sessions, settings.study, study)
-        return await set_status(sessions, row.id, "closed")
+        row = await set_status(sessions, row.id, "closed")
+        counts = None
+        if prov is not None:
+            prefix = study_launch_prefix(row.id)
+            counts = await expire_hits(sessions, settings.study, prov, launch_prefix=prefix)
+        return row, counts
 
-    row = _with_db(settings, go)
+    row, counts = _with_db(settings, go)
     console.print(f"study {row.id} is closed")
+    if counts is not None:
+        console.print(f"expired {counts['expired']} of its HITs on {provider}")
 
 
 @app.command("list")
