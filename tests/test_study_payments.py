@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.parse
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -37,17 +38,12 @@ from server.studies.build import BuildOptions, build_study
 from server.studies.manage import set_status
 from tests.fake_mturk import FakeMTurk, MTurkFault, running_fake
 from tests.test_mturk_launch import avd
+from tests.test_payments import POLICY as DIALOG_POLICY
 from tests.test_study_launch import launch_study
 from tests.test_study_support import export_with_images, real_run, reasonable_oracle
 
-POLICY = PayPolicy(
-    completed_cents=150,
-    dropout_floor_cents=50,
-    lobby_timeout_cents=25,
-    max_bonus_cents=300,
-    hold_unreviewed=True,
-    reject_unearned=True,
-    rounds=10,
+POLICY = replace(
+    DIALOG_POLICY,
     study_completed_cents=100,
     study_excluded_cents=25,
     study_reject_excluded=False,
