@@ -334,17 +334,13 @@ def start_process(cmd: list[str], env: dict[str, str], log_path: Path, health_ur
     raise RuntimeError("server did not become healthy:\n" + log_path.read_text()[-4000:])
 
 
-def start_server(backend: Backend, workers: int = 1, **settings: object) -> Server:
-    """Our server: uvicorn (uvloop + httptools + websockets, as ``avd serve``); with
-    ``workers`` > 1, that many processes share the port (``avd serve --workers N``)."""
-    port = free_port()
-    log_path = backend.workdir / f"server-{port}.log"
-    cmd = [
+def uvicorn_cmd(app: str, port: int, *extra: str) -> list[str]:
+    """uvicorn as ``avd serve`` runs it (uvloop + httptools + websockets, no deflate)."""
+    return [
         sys.executable,
         "-m",
         "uvicorn",
-        "server.app:create_app",
-        "--factory",
+        app,
         "--host",
         "127.0.0.1",
         "--port",
@@ -355,10 +351,28 @@ def start_server(backend: Backend, workers: int = 1, **settings: object) -> Serv
         "4096",
         "--ws-per-message-deflate",
         "false",
-        *(["--workers", str(workers)] if workers > 1 else []),
+        *extra,
     ]
+
+
+def start_server(backend: Backend, workers: int = 1, **settings: object) -> Server:
+    """Our server; with ``workers`` > 1, that many processes share the port (``avd serve --workers N``)."""
+    port = free_port()
+    log_path = backend.workdir / f"server-{port}.log"
+    extra = ["--factory", *(["--workers", str(workers)] if workers > 1 else [])]
+    cmd = uvicorn_cmd("server.app:create_app", port, *extra)
     url = f"http://127.0.0.1:{port}"
     proc = start_process(cmd, backend.env(**settings), log_path, url + "/healthz")
+    return Server(url, proc, log_path)
+
+
+def start_framework_relay(workdir: Path) -> Server:
+    """The bare relay's logic on FastAPI + uvicorn (bench/framework_relay.py): the framework's share."""
+    port = free_port()
+    log_path = workdir / f"framework-relay-{port}.log"
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+    proc = start_process(uvicorn_cmd("bench.framework_relay:app", port), env, log_path, url + "/healthz")
     return Server(url, proc, log_path)
 
 

@@ -176,6 +176,11 @@ def main() -> None:
         "--server-procs", type=int, nargs="+", default=[1], help="Server processes (avd serve --workers N)."
     )
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument(
+        "--framework-baseline",
+        action="store_true",
+        help="Also run the bare relay's logic on FastAPI + uvicorn (what the framework alone costs).",
+    )
     parser.add_argument("--profile", type=Path, help="py-spy our server into this folder (raw stacks).")
     parser.add_argument("--json-out", type=Path, help="Also write the JSON here.")
     args = parser.parse_args()
@@ -204,13 +209,16 @@ def main() -> None:
         for pairs in args.pairs:
             for load in args.loads:
                 think = args.think if load == "paced" else 0.0
-                if not args.no_baseline:
-                    base = h.start_baseline(Path(tempfile.gettempdir()))
+                baselines = [] if args.no_baseline else [("bare relay", h.start_baseline)]
+                if args.framework_baseline:
+                    baselines.append(("FastAPI relay", h.start_framework_relay))
+                for name, start in baselines:
+                    base = start(Path(tempfile.gettempdir()))
                     try:
                         m = run_load(base, "baseline", pairs, think, args, {})
                     finally:
                         base.stop()
-                    rows.append(summarise("bare relay", "-", pairs, think, args.measure, m))
+                    rows.append(summarise(name, "-", pairs, think, args.measure, m))
                     print(h.table(rows[-1:], COLUMNS), flush=True)
                 for (kind, backend), procs in itertools.product(opened.items(), args.server_procs):
                     server = h.start_server(backend, workers=procs, **settings)
@@ -246,13 +254,18 @@ def main() -> None:
         args.json_out.write_text(json.dumps(report, indent=2))
 
 
+BASELINES = ("bare relay", "FastAPI relay")
+
+
 def compare(rows: list[dict]) -> list[dict]:
     """Each of our rows next to the bare relay's row for the same pairs and load."""
     base = {(r["pairs"], r["load"]): r for r in rows if r["server"] == "bare relay"}
+    framework = {(r["pairs"], r["load"]): r for r in rows if r["server"] == "FastAPI relay"}
     out = []
     for r in rows:
         b = base.get((r["pairs"], r["load"]))
-        if r["server"] == "bare relay" or b is None:
+        f = framework.get((r["pairs"], r["load"]))
+        if r["server"] in BASELINES or b is None:
             continue
         out.append(
             {
@@ -264,6 +277,9 @@ def compare(rows: list[dict]) -> list[dict]:
                 else None,
                 "relay_p99_ms": r["relay_p99"],
                 "baseline_relay_p99_ms": b["relay_p99"],
+                "throughput_vs_fastapi_relay": round(r["delivered_per_s"] / f["delivered_per_s"], 3)
+                if f and f["delivered_per_s"]
+                else None,
                 "ours_lost_dup_order": [r["lost"], r["dup"], r["order"]],
             }
         )
