@@ -12,7 +12,7 @@ import re
 from pydantic import Field
 
 from server.rules import text as T
-from server.rules.base import Context, Rule, RuleConfig, Severity
+from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Severity
 from server.rules.questions import INTERROGATIVES
 
 # Words that carry no description: an answer made only of these is a bare yes/no/maybe.
@@ -158,7 +158,7 @@ _IMPOSES_TRIGGERS = T.literal_words(_EFFECT, _STATE, _VIEWER_EMOTION) | frozense
 )
 
 
-class ImposesEmotionConfig(RuleConfig):
+class ImposesEmotionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
 
 

@@ -32,6 +32,17 @@ class RuleConfig(BaseModel):
     )
 
 
+class LearnedRuleConfig(RuleConfig):
+    """Settings of a rule that also has a learned classifier (see ``server/rules/learned.py``)."""
+
+    classifier: bool = Field(
+        True, description="Also flag what the rule's learned classifier finds (rule hit OR classifier)."
+    )
+    classifier_threshold: float | None = Field(
+        None, gt=0, lt=1, description="Classifier probability that counts as a hit (default: the tuned one)."
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One broken rule: its id, how it is enforced, and the explanation the worker sees."""
@@ -71,6 +82,7 @@ class Context:
         "history",
         "opinions",
         "profanity",
+        "learned",
         "_stems",
         "_wordset",
     )
@@ -93,6 +105,8 @@ class Context:
         self.opinions = opinions or ()
         # Probability from the offensive-language model when computed in a batch beforehand.
         self.profanity = profanity
+        # Text-classifier probabilities by rule id, computed on first need (server/rules/learned.py).
+        self.learned: dict[str, float] | None = None
         self._stems: set[str] | None = None
         self._wordset: frozenset[str] | None = None
 

@@ -27,6 +27,7 @@ from server.rules.offensive import OffensiveConfig
 from server.rules.overlap import CopiesOpinionConfig, RepeatedQuestionConfig
 from server.rules.questions import AsksFeelingsConfig, GenericQuestionConfig, NotAQuestionConfig
 from server.rules.smalltalk import GreetingConfig, OffTopicConfig
+from server.rules.tuned import DEFAULT_THRESHOLDS
 
 if TYPE_CHECKING:
     from server.rules.base import Rule
@@ -55,6 +56,9 @@ class RulesConfig(BaseModel):
 
     enabled: list[str] | None = Field(None, description="If given, only these rules run.")
     disabled: list[str] = Field(default_factory=list, description="Rules that do not run.")
+    classifier: bool = Field(
+        True, description="Use the learned classifiers at all (each rule also has its own switch)."
+    )
 
     greeting: GreetingConfig = Field(default_factory=GreetingConfig)
     off_topic: OffTopicConfig = Field(default_factory=OffTopicConfig)
@@ -71,6 +75,7 @@ class RulesConfig(BaseModel):
     answer_is_question: AnswerIsQuestionConfig = Field(default_factory=AnswerIsQuestionConfig)
 
     _active_cache: dict[str, list[tuple[Rule, RuleConfig]]] | None = PrivateAttr(None)  # set once: frozen
+    _thresholds: dict[str, float] = PrivateAttr(default_factory=dict)
 
     @field_validator("enabled", "disabled")
     @classmethod
@@ -99,6 +104,15 @@ class RulesConfig(BaseModel):
             ]
             for role in ("questioner", "answerer")
         }
+        self._thresholds = {}
+        for rule_id, default in DEFAULT_THRESHOLDS.items():
+            cfg = self.rule_config(rule_id)
+            if self.classifier and cfg.classifier and self.is_enabled(rule_id):
+                self._thresholds[rule_id] = cfg.classifier_threshold or default
+
+    def classifier_threshold(self, rule_id: str) -> float | None:
+        """The probability at which the rule's classifier flags, or None when it does not run."""
+        return self._thresholds.get(rule_id)
 
     def active(self, role: str) -> list[tuple[Rule, RuleConfig]]:
         """(rule, its settings) for the enabled rules that apply to ``role``, in registry order."""

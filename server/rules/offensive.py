@@ -17,7 +17,7 @@ import profanity_check.profanity_check as _shipped
 from profanity_check import predict_prob
 from pydantic import Field
 
-from server.rules.base import ROLES, Context, Rule, RuleConfig, Severity
+from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
 
 _BLOCKLIST = re.compile(
     r"\b(?:"
@@ -44,7 +44,7 @@ _MASK = re.compile(
 )
 
 
-class OffensiveConfig(RuleConfig):
+class OffensiveConfig(LearnedRuleConfig):
     severity: Severity = "hard"
     use_model: bool = Field(True, description="Also ask the profanity model (besides the word list).")
     model_threshold: float = Field(0.9, gt=0, le=1, description="Model probability that counts as offensive.")
@@ -135,8 +135,9 @@ def detect_offensive(ctx: Context, cfg: OffensiveConfig) -> bool:
             return True
     if not cfg.use_model:
         return False
-    score = ctx.profanity if ctx.profanity is not None else model_scores([lower])[0]
-    return score >= cfg.model_threshold
+    if ctx.profanity is None:  # kept: the learned classifiers read it too
+        ctx.profanity = model_scores([lower])[0]
+    return ctx.profanity >= cfg.model_threshold
 
 
 RULES = [

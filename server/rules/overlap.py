@@ -13,10 +13,10 @@ from functools import lru_cache
 from pydantic import Field
 
 from server.rules import text as T
-from server.rules.base import Context, Rule, RuleConfig, Severity
+from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
 
 
-class CopiesOpinionConfig(RuleConfig):
+class CopiesOpinionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
     min_overlap: float = Field(
         0.8, ge=0, le=1, description="Share of the question's content words taken from one opinion."
@@ -24,7 +24,7 @@ class CopiesOpinionConfig(RuleConfig):
     min_shared_words: int = Field(3, ge=1, description="At least this many content words in common.")
 
 
-class RepeatedQuestionConfig(RuleConfig):
+class RepeatedQuestionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
     min_overlap: float = Field(
         0.75, ge=0, le=1, description="Jaccard overlap of content words with an earlier question."

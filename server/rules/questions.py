@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from server.rules import text as T
-from server.rules.base import Context, Rule, RuleConfig, Severity
+from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
 
 _YOU = r"(?:you|u)"
 _ART = (
@@ -146,7 +146,7 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
 ]
 
 
-class AsksFeelingsConfig(RuleConfig):
+class AsksFeelingsConfig(LearnedRuleConfig):
     severity: Severity = "hard"
 
 
@@ -236,7 +236,7 @@ _GENERIC = re.compile(
 )
 
 
-class GenericQuestionConfig(RuleConfig):
+class GenericQuestionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
 
 
@@ -265,6 +265,7 @@ INTERROGATIVES = frozenset(
     was wasn't were weren't do does doesn't did didn't don't can can't could couldn't will won't would
     wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
     list mention say give please pls plz let share elaborate
+    wat wut wht whr wher hw continue walk paint keep go
     """.split()
 )
 _CLAUSE_START = re.compile(
@@ -273,21 +274,29 @@ _CLAUSE_START = re.compile(
 # "have" asks only when a subject follows ("have you...", "has the dog..."), unlike "have a nice day".
 _HAVE_SUBJECTS = frozenset("you u they we he she it i there any the his her their its".split())
 _REQUEST = re.compile(
-    r"\b(?:i(?:'d| would) (?:like|love) to (?:know|hear)|i (?:want|wish) to know|i(?:'m| am)? wondering|"
-    r"i wonder|i(?:'m| am) curious|i was wondering|can you tell|could you tell)\b"
+    r"\b(?:i(?:'d| would) (?:like|love) (?:to (?:know|hear)|an? (?:description|idea|overview|summary))|"
+    r"i (?:want|wish) to know|i(?:'m| am)? wondering|i wonder|i(?:'m| am) curious|i was wondering|"
+    r"can you tell|could you tell)\b(?! about (?:that|it|this)\b)"
 )
 
 
-class NotAQuestionConfig(RuleConfig):
+class NotAQuestionConfig(LearnedRuleConfig):
     severity: Severity = "hard"
+
+
+# Words a question may open with before its question word ("so what is...", "btw is the...").
+_LEAD_IN = re.compile(
+    r"^(?:(?:so|and|but|also|then|now|ok|okay|alright|right|great|cool|nice|well|hmm+|btw|oh|ah)[,.!]*\s+)+"
+)
 
 
 def is_question(ctx: Context) -> bool:
     if "?" in ctx.text:
         return True
-    if _REQUEST.search(ctx.lower):
+    lower = _LEAD_IN.sub("", ctx.lower)
+    if _REQUEST.search(lower) or lower.rstrip(" .!").endswith(" please"):
         return True
-    for m in _CLAUSE_START.finditer(ctx.lower):
+    for m in _CLAUSE_START.finditer(lower):
         first, second = m.group(1), m.group(2)
         if first in INTERROGATIVES or (first in ("have", "has", "had") and second in _HAVE_SUBJECTS):
             return True

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from server.rules import answers, language, offensive, overlap, questions, smalltalk
+from server.rules import answers, language, learned, offensive, overlap, questions, smalltalk
 from server.rules.base import Context, Hit, Rule, RuleResult
 from server.rules.config import RulesConfig
 
@@ -37,14 +37,44 @@ def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
     return RulesConfig.model_validate(dict(config))
 
 
-def _judge(ctx: Context, active: list[tuple[Rule, Any]]) -> RuleResult:
+def _learned_score(ctx: Context, rule_id: str, model: learned.Model) -> float:
+    """The classifier's probability that the message breaks ``rule_id``."""
+    if rule_id == "repeated_question":
+        return (
+            model.pair_score(rule_id, learned.repeat_vectors(ctx.lower, ctx.history)) if ctx.history else 0.0
+        )
+    if rule_id == "copies_opinion":
+        return (
+            model.pair_score(rule_id, learned.copy_vectors(ctx.text, ctx.opinions)) if ctx.opinions else 0.0
+        )
+    if ctx.learned is None:
+        if ctx.profanity is None:
+            ctx.profanity = offensive.model_scores([ctx.lower])[0]
+        ctx.learned = model.text_scores(ctx.role, ctx.text, ctx.words, ctx.profanity)
+    return ctx.learned[rule_id]
+
+
+def _judge(
+    ctx: Context, active: list[tuple[Rule, Any]], cfg_all: RulesConfig, model: learned.Model | None
+) -> RuleResult:
     hits: list[Hit] = []
     for rule, cfg in active:
-        if rule.detect(ctx, cfg):
+        hit = rule.detect(ctx, cfg)
+        if not hit and model is not None:
+            threshold = cfg_all.classifier_threshold(rule.id)
+            hit = threshold is not None and _learned_score(ctx, rule.id, model) >= threshold
+        if hit:
             hits.append(Hit(rule.id, cfg.severity, cfg.message or rule.explanation))
     if not hits:
         return RuleResult("accept", hits)
     return RuleResult("bounce" if any(h.severity == "hard" for h in hits) else "warn", hits)
+
+
+def _model(cfg: RulesConfig, model: learned.Model | None) -> learned.Model | None:
+    """The classifiers to use: none when the configuration runs none, else the given or shipped ones."""
+    if not any(cfg.classifier_threshold(rule_id) is not None for rule_id in learned.LEARNED_RULES):
+        return None
+    return model or learned.default_model()
 
 
 def check(
@@ -54,16 +84,22 @@ def check(
     history: Sequence[Mapping[str, Any]] = (),
     opinions: Sequence[Mapping[str, Any]] = (),
     config: RulesConfig | Mapping[str, Any] | None = None,
+    model: learned.Model | None = None,
 ) -> RuleResult:
-    """Judge one chat message; ``history`` holds the earlier accepted messages ({role, text})."""
+    """Judge one chat message; ``history`` holds the earlier accepted messages ({role, text}).
+
+    ``model`` replaces the shipped classifiers (cross-validation trains its own).
+    """
     if role not in ("questioner", "answerer"):
         raise ValueError(f"role must be 'questioner' or 'answerer', not {role!r}")
-    return _judge(Context(role, round, text, history, opinions), _config(config).active(role))
+    cfg = _config(config)
+    return _judge(Context(role, round, text, history, opinions), cfg.active(role), cfg, _model(cfg, model))
 
 
 def check_many(
     messages: Iterable[Mapping[str, Any]],
     config: RulesConfig | Mapping[str, Any] | None = None,
+    model: learned.Model | None = None,
 ) -> list[RuleResult]:
     """Judge many messages ({role, round, text, history?, opinions?}); same results as ``check``."""
     cfg = _config(config)
@@ -84,7 +120,8 @@ def check_many(
             for ctx, score in zip(chunk, offensive.model_scores([c.lower for c in chunk]), strict=True):
                 ctx.profanity = score
     active = {role: cfg.active(role) for role in ("questioner", "answerer")}
-    return [_judge(ctx, active[ctx.role]) for ctx in contexts]
+    fitted = _model(cfg, model)
+    return [_judge(ctx, active[ctx.role], cfg, fitted) for ctx in contexts]
 
 
 def check_dialog(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from server.rules.base import ROLES, Context, Rule, RuleConfig, Severity
+from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, RuleConfig, Severity
 
 _YOU = r"(?:you|u|ya)"
 
@@ -53,7 +53,7 @@ class GreetingConfig(RuleConfig):
     severity: Severity = "hard"
 
 
-class OffTopicConfig(RuleConfig):
+class OffTopicConfig(LearnedRuleConfig):
     severity: Severity = "soft"
 
 

@@ -1,0 +1,199 @@
+"""What the learned classifiers see of a message: sparse text features and small pair features.
+
+Kept apart from the training code so that the live path imports only this (no scikit-learn): the
+same functions make the features when the classifiers are trained and when a message is judged.
+
+Text features are strings (the role, whether the message asks with "?", its first word, its words,
+word pairs, and letter groups inside words, which carry a judgement over to unseen forms such as
+"gloominess" or a misspelt swear word). Pair features compare a question with one earlier question
+or one shown opinion: shares of common content words, letter-group overlap of those words (which
+sees "cloth" in "tablecloth"), and whether both are asked the same way.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from server.rules import text as T
+from server.rules.overlap import question_terms
+
+
+def _load_lexicon() -> dict[str, tuple[bool, int]]:
+    """TextBlob's shipped adjective lexicon: word -> (subjective?, polarity sign).
+
+    A general list of evaluative words lets a judgement in a word no training line used ("cheerful",
+    "bleak") count like one that did. Located without importing textblob (slow to import).
+    """
+    spec = find_spec("textblob")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    path = Path(spec.submodule_search_locations[0]) / "en" / "en-sentiment.xml"
+    scores: dict[str, list[tuple[float, float]]] = {}
+    for node in ET.parse(path).getroot().iter("word"):
+        form = (node.get("form") or "").lower()
+        scores.setdefault(form, []).append(
+            (float(node.get("polarity") or 0), float(node.get("subjectivity") or 0))
+        )
+    out = {}
+    for form, values in scores.items():
+        polarity = sum(p for p, _ in values) / len(values)
+        subjectivity = sum(s for _, s in values) / len(values)
+        sign = 1 if polarity >= 0.3 else -1 if polarity <= -0.3 else 0
+        if subjectivity >= 0.6 or sign:
+            out[form] = (subjectivity >= 0.6, sign)
+    return out
+
+
+LEXICON = _load_lexicon()
+# Who or what can have a feeling of its own in a picture: an emotion said of these describes.
+ANIMATE = frozenset(
+    """
+    he she they him her his them their hers man men woman women boy boys girl girls child children kid kids
+    baby babies people person persons lady ladies gentleman guy guys mother father mum mom dad son daughter
+    sister brother wife husband family couple bride groom king queen prince princess soldier soldiers sailor
+    sailors farmer fisherman merchant clown clowns rider dancer dancers musician musicians singer waiter
+    waitress worker workers crowd figure figures face faces expression eyes smile audience keeper hunter
+    hunters skater skaters beggar monk nurse teacher student students old young dog dogs cat cats horse
+    horses bird birds fox tiger lion animal animals cow cows sheep goat pig puppy puppies kitten wolf wolves
+    """.split()
+)
+# Words that name the artwork or its overall effect: an emotion said of these imposes or asks a feeling.
+ARTWORK = frozenset(
+    """
+    it it's this that painting picture image artwork art piece work scene canvas portrait landscape
+    overall whole mood atmosphere vibe vibes tone feel feeling colours colors palette
+    """.split()
+)
+YOU = frozenset("you your yours yourself u ur".split())
+ME = frozenset("i i'm i've i'd my me mine myself".split())
+
+
+def text_features(role: str, text: str, words: list[str], profanity: float = 0.0) -> list[str]:
+    """Feature strings of a message (duplicates removed by the caller's lookup, not here).
+
+    ``profanity`` is the shipped offensive-language model's probability for the message.
+    """
+    feats = ["r:" + role[0]]
+    for cut in (0.2, 0.4, 0.6, 0.8):
+        if profanity >= cut:
+            feats.append(f"p:{cut}")
+    stripped = text.rstrip()
+    if stripped.endswith("?"):
+        feats.append("?end")
+    elif "?" in text:
+        feats.append("?in")
+    if not words:
+        return feats
+    feats.append("^" + words[0])
+    if len(words) > 1:
+        feats.append("^^" + words[0] + " " + words[1])
+    feats.append("n:" + (str(len(words)) if len(words) < 6 else "6+" if len(words) < 15 else "15+"))
+    prev = "<s>"
+    for w in words:
+        feats.append("w:" + w)
+        feats.append("b:" + prev + " " + w)
+        prev = w
+        feats.extend(_letters(w))
+    feats.append("b:" + prev + " </s>")
+    wordset = set(words)
+    present = [name for name, group in _GROUPS if not group.isdisjoint(wordset)]
+    feats.extend("g:" + name for name in present)
+    kinds = {"L:s" if subj else "L:o" for subj, _ in (LEXICON[w] for w in words if w in LEXICON)}
+    if kinds:
+        signs = {sign for w in words if w in LEXICON and (sign := LEXICON[w][1])}
+        feats.extend("L:+" if sign > 0 else "L:-" for sign in signs)
+        feats.extend(kinds)
+        feats.extend(k + "&" + name for name in present for k in kinds)
+    return feats
+
+
+_GROUPS = (("animate", ANIMATE), ("artwork", ARTWORK), ("you", YOU), ("me", ME))
+
+
+@lru_cache(maxsize=65536)
+def _letters(word: str) -> tuple[str, ...]:
+    """Groups of 3 and 4 letters of a word with its edges marked (" gloo", "omy ")."""
+    padded = " " + word + " "
+    n = len(padded)
+    return tuple("c:" + padded[i : i + 3] for i in range(n - 2)) + tuple(
+        "c:" + padded[i : i + 4] for i in range(n - 3)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _trigrams(terms: frozenset[str]) -> frozenset[str]:
+    out = set()
+    for t in terms:
+        padded = " " + t.strip("<>") + " "
+        out.update(padded[i : i + 3] for i in range(len(padded) - 2))
+    return frozenset(out)
+
+
+def _jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:
+    union = len(a | b)
+    return len(a & b) / union if union else 0.0
+
+
+REPEAT_FEATURES = (
+    "jaccard",
+    "covers_mine",
+    "covers_theirs",
+    "same_kind",
+    "letters",
+    "letters_covers_mine",
+    "same_frame",
+    "identical",
+    "few_terms",
+)
+
+
+@lru_cache(maxsize=16384)
+def _question(lower: str) -> tuple[frozenset[str], str, frozenset[str], frozenset[str]]:
+    terms, kind, key = question_terms(lower)
+    return terms, kind, key, _trigrams(terms)
+
+
+def repeat_pair(lower: str, earlier_lower: str) -> tuple[float, ...]:
+    """How much a question (normalised) repeats one earlier question (normalised)."""
+    mine, kind, key, grams = _question(lower)
+    theirs, their_kind, their_key, their_grams = _question(earlier_lower)
+    shared = len(mine & theirs)
+    return (
+        _jaccard(mine, theirs),
+        shared / len(mine) if mine else 0.0,
+        shared / len(theirs) if theirs else 0.0,
+        1.0 if kind == their_kind else 0.0,
+        _jaccard(grams, their_grams),
+        len(grams & their_grams) / len(grams) if grams else 0.0,
+        1.0 if not mine and key and key == their_key else 0.0,
+        1.0 if lower == earlier_lower else 0.0,
+        1.0 / (1 + len(mine)),
+    )
+
+
+COPY_FEATURES = ("covers_mine", "shared", "letters", "letters_covers_mine", "pairs", "few_terms")
+
+
+@lru_cache(maxsize=16384)
+def _opinion(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]:
+    words = T.words(T.normalise(text))
+    stems = [T.stem(w) for w in words if w not in T.STOPWORDS and not w.isdigit()]
+    return frozenset(stems), _trigrams(frozenset(stems)), frozenset(zip(stems, stems[1:], strict=False))
+
+
+def copy_pair(text: str, opinion_text: str) -> tuple[float, ...]:
+    """How much a question (raw text) takes its content from one opinion (raw text)."""
+    mine, grams, pairs = _opinion(text)
+    theirs, their_grams, their_pairs = _opinion(opinion_text)
+    shared = len(mine & theirs)
+    return (
+        shared / len(mine) if mine else 0.0,
+        min(shared, 6) / 6,
+        _jaccard(grams, their_grams),
+        len(grams & their_grams) / len(grams) if grams else 0.0,
+        len(pairs & their_pairs) / len(pairs) if pairs else 0.0,
+        1.0 / (1 + len(mine)),
+    )

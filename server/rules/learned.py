@@ -1,0 +1,241 @@
+"""Learned classifiers that widen what eight rules catch: a rule fires when its own detector hits OR
+its classifier's probability reaches the rule's threshold (see docs/qc.md, "Learned classifiers").
+
+Phrase lists only catch the phrasings someone listed; a linear model over words, word pairs and
+letter groups, trained on many phrasings and near misses, carries over to new wordings. Six rules
+judge the text alone (one logistic regression each over sparse features); ``repeated_question``
+and ``copies_opinion`` judge a question against each earlier question or shown opinion (a logistic
+regression over a few overlap measures, the highest pair counts).
+
+The models are trained deterministically the first time a process needs them, from the JSON lines
+shipped in ``tasks/rules-eval/`` (the labeled set and the training messages): nothing pickled in
+the repository, so no binary to review and no skew with the installed scikit-learn. Training takes
+a second or two once per process; judging a message afterwards is a few dictionary look-ups and
+one small sum, in plain Python and NumPy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from server.rules import offensive
+from server.rules import text as T
+from server.rules.features import COPY_FEATURES, REPEAT_FEATURES, copy_pair, repeat_pair, text_features
+from server.settings import REPO_ROOT
+
+DATA_DIR = REPO_ROOT / "tasks" / "rules-eval"
+TRAINING_FILES = (DATA_DIR / "labeled_messages.jsonl", DATA_DIR / "train_messages.jsonl")
+TEXT_RULES = (
+    "off_topic",
+    "offensive",
+    "asks_feelings",
+    "generic_question",
+    "imposes_emotion",
+    "not_a_question",
+)
+PAIR_RULES = ("repeated_question", "copies_opinion")
+LEARNED_RULES = TEXT_RULES + PAIR_RULES
+ROLES_OF = {
+    "off_topic": ("questioner", "answerer"),
+    "offensive": ("questioner", "answerer"),
+    "asks_feelings": ("questioner",),
+    "generic_question": ("questioner",),
+    "imposes_emotion": ("answerer",),
+    "not_a_question": ("questioner",),
+    "repeated_question": ("questioner",),
+    "copies_opinion": ("questioner",),
+}
+MIN_DF = 2  # a feature must occur in two training messages (one typo does not become a signal)
+C_TEXT = 8.0  # inverse regularisation of the text models (features are L2-normalised)
+C_PAIR = 4.0
+
+
+def _sigmoid(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z)) if z > -500 else 0.0
+
+
+@dataclass(frozen=True)
+class Model:
+    """Fitted weights in the shapes the live path reads; built by ``train``."""
+
+    index: dict[str, int]  # text feature -> row of ``weights``
+    weights: np.ndarray  # (features, len(TEXT_RULES))
+    bias: np.ndarray  # (len(TEXT_RULES),)
+    pair_weights: dict[str, tuple[float, ...]]  # pair rule -> (bias, *weights)
+    digest: str  # of the training data
+
+    def text_scores(self, role: str, text: str, words: list[str], profanity: float) -> dict[str, float]:
+        """Probability of every text rule (for the rules of other roles too; the caller picks)."""
+        index = self.index
+        rows = {i for f in text_features(role, text, words, profanity) if (i := index.get(f)) is not None}
+        z = self.bias
+        if rows:
+            z = z + self.weights[list(rows)].sum(axis=0) / math.sqrt(len(rows))
+        return {rule: _sigmoid(float(v)) for rule, v in zip(TEXT_RULES, z, strict=True)}
+
+    def pair_score(self, rule: str, vectors: Iterable[tuple[float, ...]]) -> float:
+        """The highest probability over the pairs (0 without any)."""
+        bias, *w = self.pair_weights[rule]
+        best = -math.inf
+        for vec in vectors:
+            z = bias + sum(a * b for a, b in zip(w, vec, strict=True))
+            best = max(best, z)
+        return 0.0 if best == -math.inf else _sigmoid(best)
+
+
+def earlier_questions(history: Sequence[Any]) -> list[str]:
+    """Normalised texts of the questioner's earlier messages (dicts or plain strings)."""
+    out = []
+    for item in history:
+        if isinstance(item, str):
+            out.append(T.normalise(item))
+        elif (
+            isinstance(item, Mapping)
+            and item.get("role") == "questioner"
+            and isinstance(item.get("text"), str)
+        ):
+            out.append(T.normalise(item["text"]))
+    return out
+
+
+def opinion_texts(opinions: Sequence[Any]) -> list[str]:
+    out = []
+    for item in opinions:
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, Mapping) and isinstance(item.get("text"), str):
+            out.append(item["text"])
+    return out
+
+
+def repeat_vectors(lower: str, history: Sequence[Any]) -> list[tuple[float, ...]]:
+    return [repeat_pair(lower, earlier) for earlier in earlier_questions(history)]
+
+
+def copy_vectors(text: str, opinions: Sequence[Any]) -> list[tuple[float, ...]]:
+    return [copy_pair(text, op) for op in opinion_texts(opinions)]
+
+
+# --- training data --------------------------------------------------------------------------------
+
+
+def load_training(paths: Sequence[Path] = TRAINING_FILES) -> list[dict[str, Any]]:
+    """Every line of the training files ({role, text, labels, history?, opinions?}), in file order."""
+    records = []
+    for path in paths:
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if line.strip():
+                record = json.loads(line)
+                if record.get("role") not in ("questioner", "answerer") or not isinstance(
+                    record.get("text"), str
+                ):
+                    raise ValueError(f"{path}:{n}: needs a role and a text")
+                records.append(record)
+    return records
+
+
+def digest(records: Sequence[Mapping[str, Any]]) -> str:
+    """A short fingerprint of the training lines (the tuned thresholds belong to one)."""
+    h = hashlib.sha256()
+    for r in records:
+        key = [r["role"], r["text"], sorted(r.get("labels", ())), earlier_questions(r.get("history") or ())]
+        key.append(opinion_texts(r.get("opinions") or ()))
+        h.update(json.dumps(key, ensure_ascii=False).encode())
+    return h.hexdigest()[:16]
+
+
+def group_of(record: Mapping[str, Any], folds: int) -> int:
+    """The cross-validation fold of a line: by its text, so that repeated texts stay in one fold."""
+    key = record["role"] + "\n" + T.normalise(record["text"])
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % folds
+
+
+# --- fitting ---------------------------------------------------------------------------------------
+
+
+def train(records: Sequence[Mapping[str, Any]]) -> Model:
+    """Fit every learned rule on ``records``; the same records give the same model, bit for bit."""
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import LogisticRegression
+
+    lowers = [T.normalise(r["text"]) for r in records]
+    scores = offensive.model_scores(lowers)
+    feats = [
+        set(text_features(r["role"], r["text"], T.words(lower), p))
+        for r, lower, p in zip(records, lowers, scores, strict=True)
+    ]
+    df: dict[str, int] = {}
+    for fs in feats:
+        for f in fs:
+            df[f] = df.get(f, 0) + 1
+    vocab = sorted(f for f, n in df.items() if n >= MIN_DF)
+    index = {f: i for i, f in enumerate(vocab)}
+    rows, cols, vals = [], [], []
+    for r, fs in enumerate(feats):
+        known = sorted(index[f] for f in fs if f in index)
+        for c in known:
+            rows.append(r)
+            cols.append(c)
+            vals.append(1.0 / math.sqrt(len(known)))
+    x = csr_matrix((vals, (rows, cols)), shape=(len(records), len(vocab)), dtype=np.float64)
+
+    weights = np.zeros((len(vocab), len(TEXT_RULES)))
+    bias = np.full(len(TEXT_RULES), -30.0)
+    for k, rule in enumerate(TEXT_RULES):
+        mask = np.array([r["role"] in ROLES_OF[rule] for r in records])
+        y = np.array([rule in r.get("labels", ()) for r in records])[mask]
+        if y.all() or not y.any():
+            continue
+        clf = LogisticRegression(C=C_TEXT, solver="liblinear", random_state=0, max_iter=1000)
+        clf.fit(x[mask], y)
+        weights[:, k] = clf.coef_[0]
+        bias[k] = clf.intercept_[0]
+
+    pair_weights = {}
+    for rule in PAIR_RULES:
+        vx, vy = _pair_training(rule, records)
+        size = len(REPEAT_FEATURES if rule == "repeated_question" else COPY_FEATURES)
+        if len(set(vy)) < 2:
+            pair_weights[rule] = (-30.0,) + (0.0,) * size
+            continue
+        clf = LogisticRegression(C=C_PAIR, solver="liblinear", random_state=0, max_iter=1000)
+        clf.fit(np.array(vx), np.array(vy))
+        pair_weights[rule] = (float(clf.intercept_[0]), *(float(c) for c in clf.coef_[0]))
+    return Model(index, weights, bias, pair_weights, digest(records))
+
+
+def _pair_training(rule: str, records: Sequence[Mapping[str, Any]]) -> tuple[list, list]:
+    """Pairs to learn from: every pair of a compliant question; for a positive one its closest pair."""
+    vx: list[tuple[float, ...]] = []
+    vy: list[int] = []
+    for r in records:
+        if r["role"] != "questioner":
+            continue
+        if rule == "repeated_question":
+            vectors = repeat_vectors(T.normalise(r["text"]), r.get("history") or ())
+        else:
+            vectors = copy_vectors(r["text"], r.get("opinions") or ())
+        if not vectors:
+            continue
+        if rule in r.get("labels", ()):
+            vx.append(max(vectors, key=lambda v: v[0] + v[2] if rule == "copies_opinion" else v[0] + v[4]))
+            vy.append(1)
+        else:
+            vx.extend(vectors)
+            vy.extend([0] * len(vectors))
+    return vx, vy
+
+
+@lru_cache(maxsize=1)
+def default_model() -> Model:
+    """The model trained on the shipped training files (once per process)."""
+    return train(load_training())

@@ -1,0 +1,159 @@
+"""Cross-validation of the learned classifiers, and the thresholds they run at.
+
+    python -m server.rules.tune [--write]
+
+Every training line is scored by models trained without its fold (folds by text, so a repeated
+text never helps judge itself). For each rule the default threshold is the lowest probability at
+which "rule hit OR classifier" keeps a cross-validated precision of at least ``TARGET_PRECISION``
+and flags at most ``MAX_FALSE_ALARM`` of the compliant lines; ``--write`` stores them in
+``server/rules/tuned.py`` with the fingerprint of the data. ``evaluate`` uses the same folds, so
+figures on lines the classifiers learned from are always out-of-fold figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from server.rules import learned
+from server.rules.base import Context, RuleResult
+from server.rules.config import RulesConfig
+from server.rules.registry import _learned_score, check_many
+
+FOLDS = 5
+TARGET_PRECISION = 0.97
+MAX_FALSE_ALARM = 0.01  # share of the compliant lines of the rule's roles
+GRID = [round(0.30 + 0.01 * i, 2) for i in range(70)]  # 0.30 ... 0.99
+TUNED = Path(__file__).with_name("tuned.py")
+
+
+def line_key(record: Mapping[str, Any]) -> str:
+    """Identifies a line across files: role, text, earlier questions and opinions."""
+    return json.dumps(
+        [
+            record["role"],
+            record["text"],
+            learned.earlier_questions(record.get("history") or ()),
+            learned.opinion_texts(record.get("opinions") or ()),
+        ],
+        ensure_ascii=False,
+    )
+
+
+def fold_models(pool: Sequence[Mapping[str, Any]], folds: int = FOLDS) -> list[learned.Model]:
+    """One model per fold, each trained on the pool without that fold."""
+    groups = [learned.group_of(r, folds) for r in pool]
+    return [learned.train([r for r, g in zip(pool, groups, strict=True) if g != k]) for k in range(folds)]
+
+
+def out_of_fold(
+    records: Sequence[Mapping[str, Any]],
+    pool: Sequence[Mapping[str, Any]],
+    models: Sequence[learned.Model] | None = None,
+) -> list[learned.Model]:
+    """The model that may judge each record: its fold's model if the pool holds it, else the full one."""
+    models = list(models) if models is not None else fold_models(pool)
+    in_pool = {line_key(r) for r in pool}
+    full: learned.Model | None = None
+    chosen = []
+    for r in records:
+        if line_key(r) in in_pool:
+            chosen.append(models[learned.group_of(r, len(models))])
+        else:
+            full = full or learned.default_model()
+            chosen.append(full)
+    return chosen
+
+
+def check_cross_validated(
+    records: Sequence[Mapping[str, Any]],
+    config: RulesConfig,
+    pool: Sequence[Mapping[str, Any]] | None = None,
+) -> list[RuleResult]:
+    """``check_many`` on ``records`` where no line is judged by a model that was trained on it."""
+    pool = learned.load_training() if pool is None else pool
+    chosen = out_of_fold(records, pool)
+    results: list[RuleResult | None] = [None] * len(records)
+    for model in {id(m): m for m in chosen}.values():
+        idx = [i for i, m in enumerate(chosen) if m is model]
+        for i, result in zip(idx, check_many([records[i] for i in idx], config, model=model), strict=True):
+            results[i] = result
+    return results  # type: ignore[return-value]
+
+
+def probabilities(records: Sequence[Mapping[str, Any]], models: Sequence[learned.Model]) -> list[dict]:
+    """Out-of-fold probability of every learned rule that applies to each record's role."""
+    out = []
+    for r, model in zip(records, models, strict=True):
+        ctx = Context(r["role"], 0, r["text"], r.get("history") or (), r.get("opinions") or ())
+        out.append(
+            {
+                rule: _learned_score(ctx, rule, model)
+                for rule in learned.LEARNED_RULES
+                if r["role"] in learned.ROLES_OF[rule]
+            }
+        )
+    return out
+
+
+def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[str]]:
+    """Per rule, the lowest threshold meeting the precision and false-alarm limits; and a report."""
+    models = out_of_fold(pool, pool)
+    probs = probabilities(pool, models)
+    plain = check_many(pool, RulesConfig(classifier=False))
+    thresholds, report = {}, []
+    for rule in learned.LEARNED_RULES:
+        rows = [
+            (rule in r.get("labels", ()), rule in res.rule_ids, p[rule])
+            for r, res, p in zip(pool, plain, probs, strict=True)
+            if rule in p
+        ]
+        positives = sum(g for g, _, _ in rows)
+        negatives = len(rows) - positives
+        best = None
+        for t in GRID:
+            tp = sum(g and (h or p >= t) for g, h, p in rows)
+            fp = sum(not g and (h or p >= t) for g, h, p in rows)
+            if tp + fp and tp / (tp + fp) >= TARGET_PRECISION and fp <= MAX_FALSE_ALARM * negatives:
+                best = (t, tp, fp)
+                break
+        rule_tp = sum(g and h for g, h, _ in rows)
+        rule_fp = sum(not g and h for g, h, _ in rows)
+        if best is None:
+            report.append(f"{rule}: no threshold meets the limits; classifier off")
+            continue
+        t, tp, fp = best
+        thresholds[rule] = t
+        report.append(
+            f"{rule}: threshold {t:.2f}; {positives} positives, {negatives} compliant; rule alone "
+            f"R {rule_tp / positives:.3f} FP {rule_fp}; with classifier R {tp / positives:.3f} FP {fp} "
+            f"P {tp / (tp + fp):.3f}"
+        )
+    return thresholds, report
+
+
+def write_tuned(thresholds: Mapping[str, float], data_digest: str, path: Path = TUNED) -> None:
+    text = path.read_text(encoding="utf-8")
+    head = text.split("TUNED_ON = ", 1)[0]
+    lines = [f'TUNED_ON = "{data_digest}"', "DEFAULT_THRESHOLDS: dict[str, float] = {"]
+    lines += [f'    "{rule}": {t},' for rule, t in thresholds.items()]
+    path.write_text(head + "\n".join([*lines, "}"]) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="store the thresholds in tuned.py")
+    args = parser.parse_args()
+    pool = learned.load_training()
+    thresholds, report = choose_thresholds(pool)
+    print("\n".join(report))
+    if args.write:
+        write_tuned(thresholds, learned.digest(pool))
+        print(f"written to {TUNED}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+"""Default classifier thresholds, chosen by cross-validation (``python -m server.rules.tune``).
+
+Each is the lowest probability at which the rule, OR-ed with its classifier, kept a
+cross-validated precision of at least 0.97 on the training lines. They belong to the training data
+whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
+"""
+
+TUNED_ON = ""
+DEFAULT_THRESHOLDS: dict[str, float] = {}
