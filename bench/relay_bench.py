@@ -181,6 +181,11 @@ def main() -> None:
         action="store_true",
         help="Also run the bare relay's logic on FastAPI + uvicorn (what the framework alone costs).",
     )
+    parser.add_argument(
+        "--rules-off",
+        action="store_true",
+        help="Run our server with every live rule disabled (what the rules cost; not how studies run).",
+    )
     parser.add_argument("--profile", type=Path, help="py-spy our server into this folder (raw stacks).")
     parser.add_argument("--json-out", type=Path, help="Also write the JSON here.")
     args = parser.parse_args()
@@ -200,6 +205,8 @@ def main() -> None:
         "lobby_max_wait_seconds": 600,
         "handshake_seconds": 60,
     }
+    if args.rules_off:
+        settings["rules"] = json.dumps({"enabled": []})
     rows: list[dict] = []
     opened: dict[str, h.Backend] = {}
     try:
@@ -229,7 +236,9 @@ def main() -> None:
                         m = run_load(server, "avd", pairs, think, args, extra)
                     finally:
                         server.stop()
-                    name = "avd" if procs == 1 else f"avd x{procs} processes"
+                    name = ("avd" if procs == 1 else f"avd x{procs} processes") + (
+                        " (rules off)" if args.rules_off else ""
+                    )
                     rows.append(summarise(name, backend.kind, pairs, think, args.measure, m))
                     print(h.table(rows[-1:], COLUMNS), flush=True)
     finally:
