@@ -330,6 +330,8 @@ class WorkerSocket:
     async def _chat(self, worker: str, conn: Connection, client_id: str, text: str) -> None:
         """A chat message: the live rules first, then the dialog machine, on one read of the state."""
         seat = await self._seat(worker, conn)
+        if seat and await self._chat_cached(conn, seat, client_id, text):
+            return
         snap = await self.runtime.snapshot(seat[0], with_turns=True) if seat else None
         screening = None
         if seat and snap:
@@ -359,6 +361,25 @@ class WorkerSocket:
                 p.RuleWarning(client_id=client_id, rules=screening.rules, message=screening.message)
             )
 
+    async def _chat_cached(self, conn: Connection, seat: tuple[str, str], client_id: str, text: str) -> bool:
+        """The usual case, on the state this process remembers: accepted and committed, or
+        False, having changed nothing, for anything else (a bounce, an error, a stale state),
+        which the caller then judges on a fresh read."""
+        snap = self.runtime.cached(seat[0])
+        if snap is None:
+            return False
+        screening = await self.moderator.judge(snap, seat[1], client_id, text)
+        if screening is None or screening.action == "bounce":
+            return False
+        event = SendMessage(seat[1], client_id, text, time.time(), screening.flags)
+        if await self.runtime.try_cached(snap, event) is None:
+            return False
+        if screening.action == "warn":
+            await conn.send_model(
+                p.RuleWarning(client_id=client_id, rules=screening.rules, message=screening.message)
+            )
+        return True
+
     async def _leave(self, worker: str, conn: Connection) -> None:
         waited = await self.s.lobby.leave(worker)
         if waited is not None:
@@ -366,12 +387,14 @@ class WorkerSocket:
             return
         where = await self._where(worker)
         if where.get("state") == "matched" and where.get("match"):
-            # leaving during the join handshake: the partner need not wait for its deadline
-            for partner in await self.s.lobby.handshake_failed(where["match"]):
+            # leaving during the join handshake: the partner need not wait for its deadline;
+            # the leaver is out of the queue before the partner hears of it
+            requeued = await self.s.lobby.handshake_failed(where["match"])
+            waited = await self.s.lobby.leave(worker)
+            for partner in requeued:
                 if partner != worker:
                     reason = "Your partner left before the dialog started; back in the queue."
                     await self.s.send(partner, p.Requeued(reason=reason))
-            waited = await self.s.lobby.leave(worker)
             await self.s.record(worker, "lobby_left", waited_seconds=waited)
             return
         if where.get("state") == "dialog":

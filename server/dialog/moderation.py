@@ -33,12 +33,10 @@ class Moderator:
         self.runtime = runtime
         self.config = rules_config(services.settings.rules)
 
-    async def screen(
-        self, snap: Snapshot, role: str, worker: str, client_id: str, text: str
-    ) -> Screening | None:
+    async def judge(self, snap: Snapshot, role: str, client_id: str, text: str) -> Screening | None:
         """The rules' verdict on a message for the dialog in ``snap`` (read with its turns),
         or None when the machine alone should judge (not this role's turn, a resend, a
-        length problem)."""
+        length problem). Nothing is recorded: a bounce counts only through :meth:`screen`."""
         state, policy = snap.state, self.s.policy
         cleaned = clean_text(text)
         if (
@@ -51,14 +49,21 @@ class Moderator:
         history = [{"role": t.role, "text": t.text} for t in snap.turns or ()]
         meta = await self.runtime.meta(state.id)
         result = check(role, state.round, cleaned, history, meta["opinions"], self.config)
-        screening = Screening(
+        return Screening(
             action=result.action,
             rules=result.rule_ids,
             message=" ".join(dict.fromkeys(h.message for h in result.hits)),
             flags=tuple(h.as_dict() for h in result.hits),
         )
-        if result.action == "bounce":
-            count = await self._count(state.id, role, worker, screening, cleaned)
+
+    async def screen(
+        self, snap: Snapshot, role: str, worker: str, client_id: str, text: str
+    ) -> Screening | None:
+        """:meth:`judge`, with a bounce counted against the worker (and ``expel`` set when it
+        reaches ``max_hard_violations``)."""
+        screening = await self.judge(snap, role, client_id, text)
+        if screening is not None and screening.action == "bounce":
+            count = await self._count(snap.state.id, role, worker, screening, clean_text(text))
             limit = self.s.settings.max_hard_violations
             screening = replace(screening, expel=bool(limit) and count >= limit)
         return screening

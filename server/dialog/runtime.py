@@ -150,6 +150,7 @@ class DialogRuntime:
         self.s = services
         self._meta: dict[str, dict] = {}
         self._turns: dict[str, list[StoreTurn]] = {}  # accepted messages read so far, per dialog
+        self._latest: dict[str, Snapshot] = {}  # the last state read or written here, per dialog
         self._writer = GroupCommit(services.sessions)
         self._qc_queue: Queue | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -255,7 +256,21 @@ class DialogRuntime:
             raw, log_rows = await pipe.execute()
         if not raw:
             return None
-        return Snapshot(raw, DialogState.model_validate_json(raw), self._remember(dialog_id, known, log_rows))
+        snap = Snapshot(raw, DialogState.model_validate_json(raw), self._remember(dialog_id, known, log_rows))
+        self._keep(snap)
+        return snap
+
+    def cached(self, dialog_id: str) -> Snapshot | None:
+        """The state (with its messages) this process last read or wrote for the dialog.
+
+        It may be stale (another process, or a deadline, moved the dialog on): use it only
+        through :meth:`try_cached`, whose commit compares it with what is stored."""
+        return self._latest.get(dialog_id)
+
+    def _keep(self, snap: Snapshot) -> None:
+        self._latest[snap.state.id] = snap
+        if len(self._latest) > 10_000:
+            self._latest.pop(next(iter(self._latest)))
 
     async def turns(self, dialog_id: str) -> list[StoreTurn]:
         """The accepted messages of a dialog, in order (only the unread tail is fetched)."""
@@ -284,7 +299,7 @@ class DialogRuntime:
                 if snap is None:
                     return None
             out = apply(snap.state, make_event(time.time()), self.s.policy)
-            if not out.changed or await self._store_state(snap, out):
+            if not out.changed or await self._store_state(snap, out) is not None:
                 break
             snap = None
         if out.duplicate:
@@ -292,8 +307,24 @@ class DialogRuntime:
         await self._effects(out)
         return out
 
-    async def _store_state(self, snap: Snapshot, out: Outcome) -> bool:
-        """The compare-and-set of :data:`COMMIT_LUA`; False if someone else moved first."""
+    async def try_cached(self, snap: Snapshot, event: Event) -> Outcome | None:
+        """Apply ``event`` to a remembered state without reading the store first (a chat
+        message then costs one Redis round trip instead of two).
+
+        None: nothing was done, because the event changed nothing on that state (out of turn,
+        a resend: perhaps only because the state is stale) or the stored state had moved on;
+        the caller judges the event again on a fresh read, which decides."""
+        out = apply(snap.state, event, self.s.policy)
+        if not out.changed or out.duplicate:
+            return None
+        if await self._store_state(snap, out) is None:
+            return None
+        await self._effects(out)
+        return out
+
+    async def _store_state(self, snap: Snapshot, out: Outcome) -> str | None:
+        """The compare-and-set of :data:`COMMIT_LUA`: the stored state, or None if someone else
+        moved first. The result is remembered (with the messages, when ``snap`` had them)."""
         k, dialog_id = self.s.keys, out.state.id
         state_key = k.dialog(dialog_id)
         logs = [json.dumps(e.__dict__) for e in out.effects if isinstance(e, StoreTurn)]
@@ -304,7 +335,8 @@ class DialogRuntime:
             # if this process dies before the record is final, a sweeper anywhere finishes it
             extra.append((time.time() + self.s.settings.claim_seconds, finalize_member(dialog_id)))
         dropped = pending_deadlines(snap.state, self.s.policy) - pending_deadlines(out.state, self.s.policy)
-        args: list[str | int] = [snap.raw, out.state.model_dump_json(), int(out.state.final), KEEP_SECONDS]
+        raw = out.state.model_dump_json()
+        args: list[str | int] = [snap.raw, raw, int(out.state.final), KEEP_SECONDS]
         args += [dialog_id, len(logs), *logs, len(forms)]
         for field_, value in forms:
             args += [field_, value]
@@ -323,7 +355,16 @@ class DialogRuntime:
             k.active_dialogs,
             k.dialog_meta(dialog_id),
         ]
-        return bool(await self._commit(keys=keys, args=args))
+        if not await self._commit(keys=keys, args=args):
+            self._latest.pop(dialog_id, None)
+            return None
+        if snap.turns is None or out.state.final:
+            self._latest.pop(dialog_id, None)
+        else:
+            turns = snap.turns + [e for e in out.effects if isinstance(e, StoreTurn)]
+            self._turns[dialog_id] = turns
+            self._keep(Snapshot(raw, out.state, turns))
+        return raw
 
     def _schedule(self, pipe, out: Outcome) -> None:
         deadlines = {deadline_member(out.state.id, e): e.at for e in out.effects if isinstance(e, Schedule)}
@@ -545,6 +586,7 @@ class DialogRuntime:
         await self.s.redis.zrem(self.s.keys.deadlines, finalize_member(st.id))
         self._meta.pop(st.id, None)
         self._turns.pop(st.id, None)
+        self._latest.pop(st.id, None)
         # QC runs in the background, after the workers got their frames; a job that could not be
         # queued is not lost: `avd qc run` judges every finished dialog without a verdict
         task = asyncio.create_task(self._enqueue_qc(st.id))

@@ -1,0 +1,84 @@
+"""The state a process remembers of a dialog saves a read per chat message, but never decides
+anything on its own: a stale copy fails the compare-and-set and the event is judged on a fresh
+read. Two ``DialogRuntime`` objects stand for two server processes sharing Redis and the database."""
+
+from __future__ import annotations
+
+import time
+
+from sqlalchemy import func, select
+
+from server.db.models import Turn
+from server.dialog.machine import SendMessage
+from server.dialog.runtime import DialogRuntime
+from server.services import Services
+from tests.test_lobby import join_in_order, make_workers, start_dialog
+
+
+async def new_dialog(services: Services, runtime: DialogRuntime, stimuli) -> tuple[str, str, str]:
+    await stimuli(1)
+    await services.pool.sync_from_db(services.sessions, services.settings.study)
+    workers = await make_workers(services, 2)
+    await join_in_order(services.lobby, workers)
+    match = await services.lobby.pair_once()
+    assert match is not None
+    await start_dialog(services.lobby, runtime, match)
+    return match.match_id, match.questioner, match.answerer
+
+
+def message(role: str, client_id: str, text: str) -> SendMessage:
+    return SendMessage(role, client_id, text, time.time())  # type: ignore[arg-type]
+
+
+async def stored_turns(services: Services, dialog_id: str) -> int:
+    async with services.sessions() as db:
+        return (await db.execute(select(func.count()).where(Turn.dialog_id == dialog_id))).scalar_one()
+
+
+async def test_own_commits_keep_the_remembered_state_current(services: Services, stimuli):
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    assert runtime.cached(dialog_id) is None  # nothing read yet
+    snap = await runtime.snapshot(dialog_id, with_turns=True)
+    assert runtime.cached(dialog_id) is snap
+    out = await runtime.try_cached(snap, message("questioner", "q1", "What colour is the boat?"))
+    assert out is not None and out.changed
+    kept = runtime.cached(dialog_id)
+    assert kept is not None and kept.state.seq == 1 and kept.state.turn == "answerer"
+    assert [t.text for t in kept.turns] == ["What colour is the boat?"]
+    assert kept.raw == await services.redis.get(services.keys.dialog(dialog_id))
+    out = await runtime.try_cached(kept, message("answerer", "a1", "It is a red boat with a white sail."))
+    assert out is not None
+    assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == 2
+    assert await stored_turns(services, dialog_id) == 2  # in the database before the ack
+
+
+async def test_a_stale_copy_changes_nothing_and_is_forgotten(services: Services, stimuli):
+    here, there = DialogRuntime(services), DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, here, stimuli)
+    stale = await here.snapshot(dialog_id, with_turns=True)
+    # the other process accepts the questioner's message; this one still remembers the start
+    assert await there.handle(dialog_id, lambda now: message("questioner", "q1", "Is it night?")) is not None
+    out = await here.try_cached(stale, message("questioner", "q2", "Are there any people?"))
+    assert out is None
+    assert here.cached(dialog_id) is None
+    state = (await here.snapshot(dialog_id, with_turns=True)).state
+    assert (state.seq, state.turn) == (1, "answerer")
+    assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == 1
+    assert await stored_turns(services, dialog_id) == 1
+    # judged on the fresh read, the same message is out of turn
+    again = await here.handle(dialog_id, lambda now: message("questioner", "q2", "Are there any people?"))
+    assert again is not None and again.error and not again.changed
+
+
+async def test_what_the_remembered_state_refuses_is_left_to_a_fresh_read(services: Services, stimuli):
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    snap = await runtime.snapshot(dialog_id, with_turns=True)
+    assert await runtime.try_cached(snap, message("answerer", "a1", "It is a calm blue sea.")) is None
+    first = await runtime.try_cached(snap, message("questioner", "q1", "Is the sea calm?"))
+    assert first is not None
+    # a resend of an accepted message is not handled on the remembered state either
+    resend = message("questioner", "q1", "Is the sea calm?")
+    assert await runtime.try_cached(runtime.cached(dialog_id), resend) is None
+    assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == 1
