@@ -37,15 +37,40 @@ def db_upgrade(revision: str = "head") -> None:
     console.print(f"database at {revision}: {settings.resolved_database_url}")
 
 
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _worker_queues(settings: Settings, qc_workers: int) -> list[str]:
+    """The queue of each worker process ``avd serve`` starts: ``qc_workers`` QC workers, and one
+    semantic worker when QC jobs queue semantic ones (``semantic_after_qc``), if the ml extra is
+    installed; without it the semantic jobs wait, and payments with them, so say so."""
+    from importlib.util import find_spec
+
+    from server.qc.jobs import queue_name, semantic_queue_name
+
+    queues = [queue_name(settings.study)] * qc_workers
+    if settings.semantic_after_qc:
+        if find_spec("sentence_transformers") is None:
+            console.print(
+                "[yellow]semantic_after_qc is on but the ml extra is not installed: semantic jobs "
+                "(and the payments waiting for them) wait for `avd qc worker --semantic` on a "
+                "machine that has it.[/yellow]"
+            )
+        else:
+            queues.append(semantic_queue_name(settings.study))
+    return queues
+
+
 def _run_server(settings: Settings, host: str, port: int, workers: int, qc_workers: int = 1) -> None:
     """Start uvicorn (and QC workers); without REDIS_URL, first start the embedded Redis they share."""
+    import signal
     import subprocess
     import sys
 
     import uvicorn
 
     from server.db.migrate import upgrade
-    from server.qc.jobs import queue_name
     from server.redis_conn import EmbeddedRedis
 
     upgrade(settings.resolved_database_url)
@@ -55,9 +80,12 @@ def _run_server(settings: Settings, host: str, port: int, workers: int, qc_worke
         os.environ["REDIS_URL"] = embedded.url
     os.environ.setdefault("AVD_DATA_DIR", str(settings.data_dir))
     qc = [
-        subprocess.Popen([sys.executable, "-m", "server.qc.worker", queue_name(settings.study)])
-        for _ in range(qc_workers)
+        subprocess.Popen([sys.executable, "-m", "server.qc.worker", q])
+        for q in _worker_queues(settings, qc_workers)
     ]
+    # uvicorn re-raises the SIGTERM it handled once it has shut down; as an exception here it
+    # still reaches the ``finally`` below, so the workers do not outlive the server
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         uvicorn.run(
             "server.app:create_app",
@@ -72,6 +100,8 @@ def _run_server(settings: Settings, host: str, port: int, workers: int, qc_worke
     finally:
         for proc in qc:
             proc.terminate()
+        for proc in qc:
+            proc.wait(30)
         if embedded:
             embedded.close()
 
@@ -83,7 +113,9 @@ def serve(
     workers: Annotated[int, typer.Option(help="Server processes sharing Redis and the DB.")] = 1,
     qc_workers: Annotated[int, typer.Option(help="QC worker processes to start beside them.")] = 1,
 ) -> None:
-    """Run the service as configured (DATABASE_URL, REDIS_URL, AVD_* or AVD_SETTINGS_FILE)."""
+    """Run the service as configured (DATABASE_URL, REDIS_URL, AVD_* or AVD_SETTINGS_FILE).
+
+    Beside the server it starts the QC workers and, with ``semantic_after_qc``, a semantic worker."""
     _run_server(_settings(), host, port, workers, qc_workers)
 
 
