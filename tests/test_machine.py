@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.dialog import machine
 from server.dialog.machine import (
     FORMS,
     ROLES,
@@ -637,3 +638,20 @@ def test_a_client_id_cannot_be_reused_across_kinds_or_stolen_from_the_partner():
     assert form.changed
     again = apply(form.state, SendMessage("answerer", "f1", "text", 4.0), policy)
     assert again.error and again.error[0] == "client_id_reused"
+
+
+def test_the_state_copy_shares_no_container_with_the_original():
+    """``apply`` copies the state by hand: every container in it must be one the copy owns."""
+    state = new_state()
+    state.todo["questioner"].append("before_reveal")
+    state.applied["questioner:c1"] = 1
+    copy = machine._copy(state)
+    assert copy.model_dump() == state.model_dump()
+    for name, value in state.__dict__.items():
+        assert type(value) in (str, int, float, bool, type(None), dict), f"{name}: copy it in _copy"
+        if isinstance(value, dict):
+            assert getattr(copy, name) is not value, name
+            for key, inner in value.items():
+                assert type(inner) in (str, int, float, bool, type(None), list), f"{name}[{key}]"
+                if isinstance(inner, list):
+                    assert getattr(copy, name)[key] is not inner and all(type(x) is str for x in inner)
