@@ -553,3 +553,122 @@ def test_docs_list_every_rule_with_its_explanation_and_severity() -> None:
         assert f"| `{rule.id}` |" in section and rule.explanation in section, rule.id
         row = next(line for line in section.splitlines() if line.startswith(f"| `{rule.id}` |"))
         assert f"| {rule.default_severity} |" in row
+
+
+# --- learned classifiers (server/rules/learned.py): rule hit OR classifier probability >= threshold ---
+
+NO_CLASSIFIERS = RulesConfig(classifier=False)
+# Wordings the phrase lists miss and the classifiers catch (none of them is in the training files).
+LEARNED_POSITIVE = [
+    ("answerer", "I'm typing with one hand because I'm holding my sandwich.", "off_topic"),
+    ("answerer", "The old shopkeeper is an ugly old toad.", "offensive"),
+    ("questioner", "Would you call the harbour lovely?", "asks_feelings"),
+    ("questioner", "Give me a general sense of everything in it.", "generic_question"),
+    ("answerer", "It's a delightful painting, the goats are dancing.", "imposes_emotion"),
+]
+# Near misses the classifiers must leave alone.
+LEARNED_NEGATIVE = [
+    ("answerer", "The boy in the painting is eating a sandwich.", "off_topic"),
+    ("questioner", "Is it raining on the village in the painting?", "off_topic"),
+    ("answerer", "The shopkeeper is old and has a grey beard.", "offensive"),
+    ("questioner", "Does the goat look cheerful?", "asks_feelings"),
+    ("questioner", "Is the orchard full of apple trees?", "asks_feelings"),
+    ("questioner", "What is the shepherd holding in his hand?", "generic_question"),
+    ("answerer", "The goats are dancing around a small fire.", "imposes_emotion"),
+    ("answerer", "The shepherd looks relaxed, lying in the grass.", "imposes_emotion"),
+]
+
+
+@pytest.mark.parametrize(("role", "text", "rule"), LEARNED_POSITIVE)
+def test_classifier_catches_wordings_the_rule_misses(role: str, text: str, rule: str) -> None:
+    assert rule not in hits(role, text, config=NO_CLASSIFIERS)
+    assert rule in hits(role, text)
+
+
+@pytest.mark.parametrize(("role", "text", "rule"), LEARNED_NEGATIVE)
+def test_classifier_leaves_near_misses_alone(role: str, text: str, rule: str) -> None:
+    assert rule not in hits(role, text)
+
+
+def test_classifiers_are_switched_off_by_settings_globally_or_per_rule() -> None:
+    role, text, rule = LEARNED_POSITIVE[0]
+    assert rule in hits(role, text, config={})
+    assert rule not in hits(role, text, config={"classifier": False})
+    assert rule not in hits(role, text, config={rule: {"classifier": False}})
+    assert rule not in hits(role, text, config={rule: {"classifier_threshold": 0.999}})
+    # switching one rule's classifier off leaves the others on
+    q_role, q_text, q_rule = LEARNED_POSITIVE[2]
+    assert q_rule in hits(q_role, q_text, config={rule: {"classifier": False}})
+    # a disabled rule runs no classifier either
+    assert rule not in hits(role, text, config={"disabled": [rule]})
+    cfg = RulesConfig.model_validate({"offensive": {"classifier_threshold": 0.9}, "not_a_question": {}})
+    assert cfg.classifier_threshold("offensive") == 0.9
+    assert cfg.classifier_threshold("not_a_question") is None  # no tuned threshold: off unless set
+    assert cfg.classifier_threshold("greeting") is None  # rules without a classifier
+    assert NO_CLASSIFIERS.classifier_threshold("offensive") is None
+    with pytest.raises(ValidationError, match="offensive.classifier_threshold"):
+        RulesConfig.model_validate({"offensive": {"classifier_threshold": 1.5}})
+    with pytest.raises(ValidationError, match=r"greeting\.classifier"):
+        RulesConfig.model_validate({"greeting": {"classifier": False}})  # greeting has none
+
+
+def test_cli_check_and_bulk_checks_use_the_classifiers_as_the_chat_does(tmp_path) -> None:
+    role, text, rule = LEARNED_POSITIVE[1]
+    line = json.dumps({"role": role, "round": 2, "text": text})
+    data = tmp_path / "in.jsonl"
+    data.write_text(line + "\n")
+    out = runner.invoke(avd, ["rules", "check", "--jsonl", str(data)])
+    assert out.exit_code == 0 and rule in json.loads(out.stdout)["rules"]
+    cfg = tmp_path / "rules.toml"
+    cfg.write_text("[rules]\nclassifier = false\n")
+    out = runner.invoke(avd, ["rules", "check", "--jsonl", str(data), "--config", str(cfg)])
+    assert out.exit_code == 0 and rule not in json.loads(out.stdout)["rules"]
+    turns = [{"role": r, "text": t} for r, t, _ in LEARNED_POSITIVE if r == "answerer"]
+    assert check_dialog(turns) == [
+        check(t["role"], 1, t["text"], history=turns[:i]) for i, t in enumerate(turns)
+    ]
+
+
+def test_training_is_deterministic_and_matches_the_tuned_thresholds() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from server.rules import learned, tuned
+    from server.settings import REPO_ROOT
+
+    records = learned.load_training()
+    # the shipped thresholds were chosen for exactly these training lines and this model shape
+    assert learned.digest(records) == tuned.TUNED_ON, (
+        "training data changed: python -m server.rules.tune --write"
+    )
+    small = records[:400]
+    first, second = learned.train(small), learned.train(small)
+    assert first == second and first.fingerprint() == second.fingerprint()
+    # ... also in another process, whose string hashing (and so the order of sets) differs
+    code = (
+        "from server.rules import learned; print(learned.train(learned.load_training()[:400]).fingerprint())"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == first.fingerprint()
+    # a different training set gives a different model
+    assert learned.train(records[:300]).fingerprint() != first.fingerprint()
+
+
+def test_evaluation_judges_training_lines_by_models_that_did_not_see_them() -> None:
+    from server.rules import learned, tune
+
+    pool = learned.load_training()[:500]
+    records = [pool[3], pool[10], {"role": "answerer", "round": 1, "text": "A brand new line.", "labels": []}]
+    chosen = tune.out_of_fold(records, pool)
+    for record, model in zip(records[:2], chosen, strict=False):
+        fold = learned.group_of(record, tune.FOLDS)
+        without = [r for r in pool if learned.group_of(r, tune.FOLDS) != fold]
+        assert model.digest == learned.digest(without) and record in pool and record not in without
+    assert chosen[2] is learned.default_model()  # not a training line: the shipped model judges it
+    results = tune.check_cross_validated(records, RulesConfig(), pool=pool)
+    assert [r.rule_ids for r in results] == [
+        check_many([record], model=model)[0].rule_ids for record, model in zip(records, chosen, strict=True)
+    ]

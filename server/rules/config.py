@@ -16,12 +16,13 @@ Every key is checked: a misspelt rule id or option fails with an error naming it
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 
 from server.rules.answers import AnswerIsQuestionConfig, ImposesEmotionConfig, ShortAnswerConfig
-from server.rules.base import RuleConfig
+from server.rules.base import LearnedRuleConfig, RuleConfig
 from server.rules.language import ChatLanguageConfig, NonEnglishConfig
 from server.rules.offensive import OffensiveConfig
 from server.rules.overlap import CopiesOpinionConfig, RepeatedQuestionConfig
@@ -49,6 +50,11 @@ RULE_IDS = (
 )
 
 
+def _logit(p: float | None) -> float | None:
+    """A probability threshold as log-odds, which the classifiers compare without a sigmoid."""
+    return None if p is None else math.log(p / (1 - p))
+
+
 class RulesConfig(BaseModel):
     """Which rules run, how severe each is, and their thresholds."""
 
@@ -74,7 +80,8 @@ class RulesConfig(BaseModel):
     not_a_question: NotAQuestionConfig = Field(default_factory=NotAQuestionConfig)
     answer_is_question: AnswerIsQuestionConfig = Field(default_factory=AnswerIsQuestionConfig)
 
-    _active_cache: dict[str, list[tuple[Rule, RuleConfig]]] | None = PrivateAttr(None)  # set once: frozen
+    # set once (the model is frozen): per role, (rule, settings, classifier log-odds threshold or None)
+    _active_cache: dict[str, list[tuple[Rule, RuleConfig, float | None]]] | None = PrivateAttr(None)
     _thresholds: dict[str, float] = PrivateAttr(default_factory=dict)
 
     @field_validator("enabled", "disabled")
@@ -96,24 +103,34 @@ class RulesConfig(BaseModel):
     def model_post_init(self, context: Any, /) -> None:
         from server.rules.registry import RULES
 
+        thresholds = {}
+        for rule_id in RULE_IDS:
+            cfg = self.rule_config(rule_id)
+            if not isinstance(cfg, LearnedRuleConfig) or not (self.classifier and cfg.classifier):
+                continue
+            threshold = cfg.classifier_threshold or DEFAULT_THRESHOLDS.get(rule_id)
+            if threshold is not None and self.is_enabled(rule_id):
+                thresholds[rule_id] = threshold
+        self._thresholds = thresholds
         self._active_cache = {
             role: [
-                (rule, self.rule_config(rule.id))
+                (rule, self.rule_config(rule.id), _logit(thresholds.get(rule.id)))
                 for rule in RULES
                 if role in rule.roles and self.is_enabled(rule.id)
             ]
             for role in ("questioner", "answerer")
         }
-        self._thresholds = {}
-        for rule_id, default in DEFAULT_THRESHOLDS.items():
-            cfg = self.rule_config(rule_id)
-            if self.classifier and cfg.classifier and self.is_enabled(rule_id):
-                self._thresholds[rule_id] = cfg.classifier_threshold or default
 
+    # Read through ``__pydantic_private__`` (a plain attribute): going through the model's
+    # ``__getattr__`` for a private attribute costs microseconds, on every message.
     def classifier_threshold(self, rule_id: str) -> float | None:
         """The probability at which the rule's classifier flags, or None when it does not run."""
-        return self._thresholds.get(rule_id)
+        return self.__pydantic_private__["_thresholds"].get(rule_id)
 
-    def active(self, role: str) -> list[tuple[Rule, RuleConfig]]:
-        """(rule, its settings) for the enabled rules that apply to ``role``, in registry order."""
-        return self._active_cache.get(role, []) if self._active_cache else []
+    def uses_classifiers(self) -> bool:
+        return bool(self.__pydantic_private__["_thresholds"])
+
+    def active(self, role: str) -> list[tuple[Rule, RuleConfig, float | None]]:
+        """(rule, settings, classifier threshold as log-odds or None) for the enabled rules of ``role``."""
+        cache = self.__pydantic_private__["_active_cache"]
+        return cache.get(role, []) if cache else []

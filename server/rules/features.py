@@ -13,6 +13,7 @@ sees "cloth" in "tablecloth"), and whether both are asked the same way.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -71,33 +72,62 @@ YOU = frozenset("you your yours yourself u ur".split())
 ME = frozenset("i i'm i've i'd my me mine myself".split())
 
 
-def text_features(role: str, text: str, words: list[str], profanity: float = 0.0) -> list[str]:
-    """Feature strings of a message (duplicates removed by the caller's lookup, not here).
+def text_features(
+    role: str, text: str, words: list[str], profanity: float = 0.0, fired: Iterable[str] = ()
+) -> list[str]:
+    """Feature strings of a message: ``message_features``, ``word_pairs`` and every word's
+    ``word_features`` (the live path computes the same three parts, caching the last two)."""
+    feats = message_features(role, text, words, profanity, fired)
+    prev = "<s>"
+    for w in [*words, "</s>"]:
+        feats.append(word_pair(prev, w))
+        prev = w
+    for w in words:
+        feats.extend(word_features(w))
+    return feats
 
-    ``profanity`` is the shipped offensive-language model's probability for the message.
+
+def word_pair(first: str, second: str) -> str:
+    """Two neighbouring words ("<s>" and "</s>" mark the ends: the first word is one pair)."""
+    return "b:" + first + " " + second
+
+
+@lru_cache(maxsize=65536)
+def word_features(word: str) -> tuple[str, ...]:
+    """What one word contributes whatever its neighbours: itself and its groups of 3 and 4 letters.
+
+    Letter groups (edges marked: " gloo", "omy ") carry a judgement over to unseen forms such as
+    "gloominess" or a misspelt swear word. The live path caches these per word.
+    """
+    padded = " " + word + " "
+    n = len(padded)
+    return (
+        ("w:" + word,)
+        + tuple("c:" + padded[i : i + 3] for i in range(n - 2))
+        + tuple("c:" + padded[i : i + 4] for i in range(n - 3))
+    )
+
+
+def message_features(
+    role: str, text: str, words: list[str], profanity: float = 0.0, fired: Iterable[str] = ()
+) -> list[str]:
+    """The features that depend on the whole message (not on single words or pairs of them).
+
+    ``profanity`` is the shipped offensive-language model's probability for the message, ``fired``
+    the rules whose own detectors hit it.
     """
     feats = ["r:" + role[0]]
+    feats.extend("h:" + rule_id for rule_id in fired)
     for cut in (0.2, 0.4, 0.6, 0.8):
         if profanity >= cut:
             feats.append(f"p:{cut}")
-    stripped = text.rstrip()
-    if stripped.endswith("?"):
+    if text.rstrip().endswith("?"):
         feats.append("?end")
     elif "?" in text:
         feats.append("?in")
     if not words:
         return feats
-    feats.append("^" + words[0])
-    if len(words) > 1:
-        feats.append("^^" + words[0] + " " + words[1])
     feats.append("n:" + (str(len(words)) if len(words) < 6 else "6+" if len(words) < 15 else "15+"))
-    prev = "<s>"
-    for w in words:
-        feats.append("w:" + w)
-        feats.append("b:" + prev + " " + w)
-        prev = w
-        feats.extend(_letters(w))
-    feats.append("b:" + prev + " </s>")
     wordset = set(words)
     present = [name for name, group in _GROUPS if not group.isdisjoint(wordset)]
     feats.extend("g:" + name for name in present)
@@ -111,16 +141,6 @@ def text_features(role: str, text: str, words: list[str], profanity: float = 0.0
 
 
 _GROUPS = (("animate", ANIMATE), ("artwork", ARTWORK), ("you", YOU), ("me", ME))
-
-
-@lru_cache(maxsize=65536)
-def _letters(word: str) -> tuple[str, ...]:
-    """Groups of 3 and 4 letters of a word with its edges marked (" gloo", "omy ")."""
-    padded = " " + word + " "
-    n = len(padded)
-    return tuple("c:" + padded[i : i + 3] for i in range(n - 2)) + tuple(
-        "c:" + padded[i : i + 4] for i in range(n - 3)
-    )
 
 
 @lru_cache(maxsize=65536)
@@ -147,6 +167,8 @@ REPEAT_FEATURES = (
     "same_frame",
     "identical",
     "few_terms",
+    "jaccard_same_kind",
+    "one_shared_term_only",
 )
 
 
@@ -171,6 +193,8 @@ def repeat_pair(lower: str, earlier_lower: str) -> tuple[float, ...]:
         1.0 if not mine and key and key == their_key else 0.0,
         1.0 if lower == earlier_lower else 0.0,
         1.0 / (1 + len(mine)),
+        _jaccard(mine, theirs) if kind == their_kind else 0.0,
+        1.0 if shared == 1 and len(mine | theirs) == 1 else 0.0,
     )
 
 

@@ -20,8 +20,9 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,16 @@ import numpy as np
 
 from server.rules import offensive
 from server.rules import text as T
-from server.rules.features import COPY_FEATURES, REPEAT_FEATURES, copy_pair, repeat_pair, text_features
+from server.rules.features import (
+    COPY_FEATURES,
+    REPEAT_FEATURES,
+    copy_pair,
+    message_features,
+    repeat_pair,
+    text_features,
+    word_features,
+    word_pair,
+)
 from server.settings import REPO_ROOT
 
 DATA_DIR = REPO_ROOT / "tasks" / "rules-eval"
@@ -44,6 +54,7 @@ TEXT_RULES = (
 )
 PAIR_RULES = ("repeated_question", "copies_opinion")
 LEARNED_RULES = TEXT_RULES + PAIR_RULES
+TEXT_INDEX = {rule: k for k, rule in enumerate(TEXT_RULES)}
 ROLES_OF = {
     "off_topic": ("questioner", "answerer"),
     "offensive": ("questioner", "answerer"),
@@ -54,42 +65,110 @@ ROLES_OF = {
     "repeated_question": ("questioner",),
     "copies_opinion": ("questioner",),
 }
+MODEL_VERSION = 1  # raise when the features change: the tuned thresholds must be chosen again
 MIN_DF = 2  # a feature must occur in two training messages (one typo does not become a signal)
-C_TEXT = 8.0  # inverse regularisation of the text models (features are L2-normalised)
+C_TEXT = 16.0  # inverse regularisation of the text models (features are L2-normalised; chosen by CV)
 C_PAIR = 4.0
 
 
-def _sigmoid(z: float) -> float:
+def sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z > -500 else 0.0
 
 
 @dataclass(frozen=True)
 class Model:
-    """Fitted weights in the shapes the live path reads; built by ``train``."""
+    """Fitted weights in the shapes the live path reads; built by ``train``.
 
-    index: dict[str, int]  # text feature -> row of ``weights``
-    weights: np.ndarray  # (features, len(TEXT_RULES))
-    bias: np.ndarray  # (len(TEXT_RULES),)
+    A text model's input is the count of every known feature divided by the square root of the
+    number of known feature occurrences, so a message's score is a sum over its words (each word's
+    weights summed once and cached) plus its message-wide features, scaled once.
+    """
+
+    index: dict[str, int]  # text feature -> row of ``rows``
+    rows: list[tuple[float, ...]]  # per feature, its weight in each of TEXT_RULES
+    bias: tuple[float, ...]  # per rule of TEXT_RULES
     pair_weights: dict[str, tuple[float, ...]]  # pair rule -> (bias, *weights)
     digest: str  # of the training data
+    word_cache: dict[str, tuple[tuple[float, ...], int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    pair_cache: dict[tuple[str, str], tuple[float, ...] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
-    def text_scores(self, role: str, text: str, words: list[str], profanity: float) -> dict[str, float]:
+    def fingerprint(self) -> str:
+        """A hash of every fitted number (two trainings agree bit for bit when these agree)."""
+        fitted = [sorted(self.index.items()), self.rows, self.bias, sorted(self.pair_weights.items())]
+        return hashlib.sha256(json.dumps(fitted).encode()).hexdigest()
+
+    def text_logits(
+        self, role: str, text: str, words: list[str], profanity: float, fired: Sequence[str] = ()
+    ) -> tuple[float, ...]:
+        """The log-odds of every text rule, in the order of TEXT_RULES (the caller picks its rules)."""
+        index, rows = self.index, self.rows
+        vectors = [
+            rows[i]
+            for f in message_features(role, text, words, profanity, fired)
+            if (i := index.get(f)) is not None
+        ]
+        n = len(vectors)
+        word, pair = self._word, self._pair
+        prev = "<s>"
+        for w in words:
+            vec, k = word(w)
+            if k:
+                vectors.append(vec)
+                n += k
+            if (row := pair(prev, w)) is not None:
+                vectors.append(row)
+                n += 1
+            prev = w
+        if (row := pair(prev, "</s>")) is not None:
+            vectors.append(row)
+            n += 1
+        if not n:
+            return self.bias
+        scale = 1.0 / math.sqrt(n)
+        return tuple(
+            b + a * scale for b, a in zip(self.bias, map(sum, zip(*vectors, strict=True)), strict=True)
+        )
+
+    def text_scores(
+        self, role: str, text: str, words: list[str], profanity: float, fired: Sequence[str] = ()
+    ) -> dict[str, float]:
         """Probability of every text rule (for the rules of other roles too; the caller picks)."""
-        index = self.index
-        rows = {i for f in text_features(role, text, words, profanity) if (i := index.get(f)) is not None}
-        z = self.bias
-        if rows:
-            z = z + self.weights[list(rows)].sum(axis=0) / math.sqrt(len(rows))
-        return {rule: _sigmoid(float(v)) for rule, v in zip(TEXT_RULES, z, strict=True)}
+        logits = self.text_logits(role, text, words, profanity, fired)
+        return {rule: sigmoid(z) for rule, z in zip(TEXT_RULES, logits, strict=True)}
 
-    def pair_score(self, rule: str, vectors: Iterable[tuple[float, ...]]) -> float:
-        """The highest probability over the pairs (0 without any)."""
+    def _word(self, word: str) -> tuple[tuple[float, ...], int]:
+        """A word's summed feature weights and its number of known features, cached per model."""
+        cache = self.word_cache
+        hit = cache.get(word)
+        if hit is None:
+            if len(cache) > 200_000:
+                cache.clear()
+            known = [self.rows[i] for f in word_features(word) if (i := self.index.get(f)) is not None]
+            vec = tuple(sum(col) for col in zip(*known, strict=True)) if known else ()
+            hit = cache[word] = (vec, len(known))
+        return hit
+
+    def _pair(self, first: str, second: str) -> tuple[float, ...] | None:
+        """The weights of a pair of neighbouring words (None if unknown), cached per model."""
+        key = (first, second)
+        cache = self.pair_cache
+        if key in cache:
+            return cache[key]
+        if len(cache) > 200_000:
+            cache.clear()
+        i = self.index.get(word_pair(first, second))
+        row = cache[key] = None if i is None else self.rows[i]
+        return row
+
+    def pair_logit(self, rule: str, vectors: Iterable[tuple[float, ...]]) -> float:
+        """The highest log-odds over the pairs (-inf without any pair)."""
         bias, *w = self.pair_weights[rule]
-        best = -math.inf
-        for vec in vectors:
-            z = bias + sum(a * b for a, b in zip(w, vec, strict=True))
-            best = max(best, z)
-        return 0.0 if best == -math.inf else _sigmoid(best)
+        best = max((sum(map(mul, w, vec)) for vec in vectors), default=None)
+        return -math.inf if best is None else bias + best
 
 
 def earlier_questions(history: Sequence[Any]) -> list[str]:
@@ -97,14 +176,20 @@ def earlier_questions(history: Sequence[Any]) -> list[str]:
     out = []
     for item in history:
         if isinstance(item, str):
-            out.append(T.normalise(item))
+            out.append(_normalised(item))
         elif (
             isinstance(item, Mapping)
             and item.get("role") == "questioner"
             and isinstance(item.get("text"), str)
         ):
-            out.append(T.normalise(item["text"]))
+            out.append(_normalised(item["text"]))
     return out
+
+
+@lru_cache(maxsize=16384)
+def _normalised(text: str) -> str:
+    """Each earlier question is compared with every later one: normalise it once."""
+    return T.normalise(text)
 
 
 def opinion_texts(opinions: Sequence[Any]) -> list[str]:
@@ -144,8 +229,8 @@ def load_training(paths: Sequence[Path] = TRAINING_FILES) -> list[dict[str, Any]
 
 
 def digest(records: Sequence[Mapping[str, Any]]) -> str:
-    """A short fingerprint of the training lines (the tuned thresholds belong to one)."""
-    h = hashlib.sha256()
+    """A short fingerprint of the training lines and the model's shape (tuned thresholds belong to one)."""
+    h = hashlib.sha256(f"{MODEL_VERSION} {MIN_DF} {C_TEXT} {C_PAIR}".encode())
     for r in records:
         key = [r["role"], r["text"], sorted(r.get("labels", ())), earlier_questions(r.get("history") or ())]
         key.append(opinion_texts(r.get("opinions") or ()))
@@ -167,25 +252,33 @@ def train(records: Sequence[Mapping[str, Any]]) -> Model:
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
+    from server.rules.config import RulesConfig
+    from server.rules.registry import check_many
+
     lowers = [T.normalise(r["text"]) for r in records]
     scores = offensive.model_scores(lowers)
+    plain = check_many(records, RulesConfig(classifier=False))
     feats = [
-        set(text_features(r["role"], r["text"], T.words(lower), p))
-        for r, lower, p in zip(records, lowers, scores, strict=True)
+        text_features(r["role"], r["text"], T.words(lower), p, result.rule_ids)
+        for r, lower, p, result in zip(records, lowers, scores, plain, strict=True)
     ]
     df: dict[str, int] = {}
     for fs in feats:
-        for f in fs:
+        for f in set(fs):
             df[f] = df.get(f, 0) + 1
     vocab = sorted(f for f, n in df.items() if n >= MIN_DF)
     index = {f: i for i, f in enumerate(vocab)}
     rows, cols, vals = [], [], []
     for r, fs in enumerate(feats):
-        known = sorted(index[f] for f in fs if f in index)
-        for c in known:
+        counts: dict[int, int] = {}
+        for f in fs:
+            if (i := index.get(f)) is not None:
+                counts[i] = counts.get(i, 0) + 1
+        scale = 1.0 / math.sqrt(sum(counts.values())) if counts else 0.0
+        for c in sorted(counts):
             rows.append(r)
             cols.append(c)
-            vals.append(1.0 / math.sqrt(len(known)))
+            vals.append(counts[c] * scale)
     x = csr_matrix((vals, (rows, cols)), shape=(len(records), len(vocab)), dtype=np.float64)
 
     weights = np.zeros((len(vocab), len(TEXT_RULES)))
@@ -210,7 +303,8 @@ def train(records: Sequence[Mapping[str, Any]]) -> Model:
         clf = LogisticRegression(C=C_PAIR, solver="liblinear", random_state=0, max_iter=1000)
         clf.fit(np.array(vx), np.array(vy))
         pair_weights[rule] = (float(clf.intercept_[0]), *(float(c) for c in clf.coef_[0]))
-    return Model(index, weights, bias, pair_weights, digest(records))
+    served = [tuple(float(w) for w in row) for row in weights]
+    return Model(index, served, tuple(float(b) for b in bias), pair_weights, digest(records))
 
 
 def _pair_training(rule: str, records: Sequence[Mapping[str, Any]]) -> tuple[list, list]:

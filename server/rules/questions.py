@@ -265,7 +265,7 @@ INTERROGATIVES = frozenset(
     was wasn't were weren't do does doesn't did didn't don't can can't could couldn't will won't would
     wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
     list mention say give please pls plz let share elaborate
-    wat wut wht whr wher hw continue walk paint keep go
+    wat wut wht whr wher hw continue walk paint keep go summarize summarise sum sketch talk run fill break
     """.split()
 )
 _CLAUSE_START = re.compile(

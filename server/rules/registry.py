@@ -37,34 +37,43 @@ def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
     return RulesConfig.model_validate(dict(config))
 
 
-def _learned_score(ctx: Context, rule_id: str, model: learned.Model) -> float:
-    """The classifier's probability that the message breaks ``rule_id``."""
+def _learned_logit(ctx: Context, rule_id: str, model: learned.Model, fired: Sequence[str] = ()) -> float:
+    """The classifier's log-odds that the message breaks ``rule_id``.
+
+    ``fired`` are the rules whose own detectors hit the message (a feature of the text models: a
+    greeting or an insult is not also chitchat just because it addresses "you").
+    """
     if rule_id == "repeated_question":
-        return (
-            model.pair_score(rule_id, learned.repeat_vectors(ctx.lower, ctx.history)) if ctx.history else 0.0
-        )
+        return model.pair_logit(rule_id, learned.repeat_vectors(ctx.lower, ctx.history))
     if rule_id == "copies_opinion":
-        return (
-            model.pair_score(rule_id, learned.copy_vectors(ctx.text, ctx.opinions)) if ctx.opinions else 0.0
-        )
+        return model.pair_logit(rule_id, learned.copy_vectors(ctx.text, ctx.opinions))
     if ctx.learned is None:
         if ctx.profanity is None:
             ctx.profanity = offensive.model_scores([ctx.lower])[0]
-        ctx.learned = model.text_scores(ctx.role, ctx.text, ctx.words, ctx.profanity)
-    return ctx.learned[rule_id]
+        ctx.learned = model.text_logits(ctx.role, ctx.text, ctx.words, ctx.profanity, fired)
+    return ctx.learned[learned.TEXT_INDEX[rule_id]]
+
+
+def learned_score(ctx: Context, rule_id: str, model: learned.Model, fired: Sequence[str] = ()) -> float:
+    """The classifier's probability that the message breaks ``rule_id`` (for tuning and reports)."""
+    return learned.sigmoid(_learned_logit(ctx, rule_id, model, fired))
 
 
 def _judge(
-    ctx: Context, active: list[tuple[Rule, Any]], cfg_all: RulesConfig, model: learned.Model | None
+    ctx: Context, active: list[tuple[Rule, Any, float | None]], model: learned.Model | None
 ) -> RuleResult:
-    hits: list[Hit] = []
-    for rule, cfg in active:
-        hit = rule.detect(ctx, cfg)
-        if not hit and model is not None:
-            threshold = cfg_all.classifier_threshold(rule.id)
-            hit = threshold is not None and _learned_score(ctx, rule.id, model) >= threshold
-        if hit:
-            hits.append(Hit(rule.id, cfg.severity, cfg.message or rule.explanation))
+    """Every rule's own detector first; then, for the rules that did not hit, their classifiers."""
+    detected = [rule.detect(ctx, cfg) for rule, cfg, _ in active]
+    if model is not None:
+        fired = [rule.id for (rule, _, _), hit in zip(active, detected, strict=True) if hit]
+        for i, (rule, _, threshold) in enumerate(active):
+            if threshold is not None and not detected[i]:
+                detected[i] = _learned_logit(ctx, rule.id, model, fired) >= threshold
+    hits = [
+        Hit(rule.id, cfg.severity, cfg.message or rule.explanation)
+        for (rule, cfg, _), hit in zip(active, detected, strict=True)
+        if hit
+    ]
     if not hits:
         return RuleResult("accept", hits)
     return RuleResult("bounce" if any(h.severity == "hard" for h in hits) else "warn", hits)
@@ -72,7 +81,7 @@ def _judge(
 
 def _model(cfg: RulesConfig, model: learned.Model | None) -> learned.Model | None:
     """The classifiers to use: none when the configuration runs none, else the given or shipped ones."""
-    if not any(cfg.classifier_threshold(rule_id) is not None for rule_id in learned.LEARNED_RULES):
+    if not cfg.uses_classifiers():
         return None
     return model or learned.default_model()
 
@@ -93,7 +102,7 @@ def check(
     if role not in ("questioner", "answerer"):
         raise ValueError(f"role must be 'questioner' or 'answerer', not {role!r}")
     cfg = _config(config)
-    return _judge(Context(role, round, text, history, opinions), cfg.active(role), cfg, _model(cfg, model))
+    return _judge(Context(role, round, text, history, opinions), cfg.active(role), _model(cfg, model))
 
 
 def check_many(
@@ -121,7 +130,7 @@ def check_many(
                 ctx.profanity = score
     active = {role: cfg.active(role) for role in ("questioner", "answerer")}
     fitted = _model(cfg, model)
-    return [_judge(ctx, active[ctx.role], cfg, fitted) for ctx in contexts]
+    return [_judge(ctx, active[ctx.role], fitted) for ctx in contexts]
 
 
 def check_dialog(
