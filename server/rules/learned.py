@@ -3,15 +3,17 @@ its classifier's probability reaches the rule's threshold (see docs/qc.md, "Lear
 
 Phrase lists only catch the phrasings someone listed; a linear model over words, word pairs and
 letter groups, trained on many phrasings and near misses, carries over to new wordings. Six rules
-judge the text alone (one logistic regression each over sparse features); ``repeated_question``
-and ``copies_opinion`` judge a question against each earlier question or shown opinion (a logistic
-regression over a few overlap measures, the highest pair counts).
+have a text model (one logistic regression each over sparse features, which also see which other
+rules hit, the profanity model's score and a general lexicon of evaluative words);
+``repeated_question`` and ``copies_opinion`` have a pair model, which judges a question against each
+earlier question or shown opinion (a logistic regression over a few overlap measures; the highest
+pair counts). Which of them run by default, and at what threshold, is in ``tuned.py``.
 
 The models are trained deterministically the first time a process needs them, from the JSON lines
 shipped in ``tasks/rules-eval/`` (the labeled set and the training messages): nothing pickled in
 the repository, so no binary to review and no skew with the installed scikit-learn. Training takes
-a second or two once per process; judging a message afterwards is a few dictionary look-ups and
-one small sum, in plain Python and NumPy.
+one to three seconds once per process; judging a message afterwards is dictionary look-ups (each
+word's weights are summed once and cached) and one small sum, in plain Python.
 """
 
 from __future__ import annotations
@@ -25,8 +27,6 @@ from functools import lru_cache
 from operator import mul
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from server.rules import offensive
 from server.rules import text as T
@@ -249,6 +249,8 @@ def group_of(record: Mapping[str, Any], folds: int) -> int:
 
 def train(records: Sequence[Mapping[str, Any]]) -> Model:
     """Fit every learned rule on ``records``; the same records give the same model, bit for bit."""
+    # scikit-learn, NumPy and SciPy only to fit: judging a message needs none of them
+    import numpy as np
     from scipy.sparse import csr_matrix
     from sklearn.linear_model import LogisticRegression
 
