@@ -672,3 +672,13 @@ def test_evaluation_judges_training_lines_by_models_that_did_not_see_them() -> N
     assert [r.rule_ids for r in results] == [
         check_many([record], model=model)[0].rule_ids for record, model in zip(records, chosen, strict=True)
     ]
+
+
+def test_prepare_trains_only_what_the_configuration_uses() -> None:
+    from server.rules import learned, prepare
+
+    learned.default_model.cache_clear()
+    prepare({"classifier": False})
+    assert learned.default_model.cache_info().currsize == 0
+    prepare({})
+    assert learned.default_model.cache_info().currsize == 1

@@ -14,7 +14,7 @@ from server.db.models import WorkerEvent
 from server.dialog.machine import Expel, clean_text
 from server.dialog.runtime import DialogRuntime, Snapshot
 from server.qc.flags import rules_config
-from server.rules import check
+from server.rules import check, prepare
 from server.services import Services
 
 
@@ -32,6 +32,7 @@ class Moderator:
         self.s = services
         self.runtime = runtime
         self.config = rules_config(services.settings.rules)
+        prepare(self.config)  # the rules' classifiers are trained now, not at the first message
 
     async def judge(self, snap: Snapshot, role: str, client_id: str, text: str) -> Screening | None:
         """The rules' verdict on a message for the dialog in ``snap`` (read with its turns),

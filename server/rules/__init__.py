@@ -4,6 +4,7 @@ Public API::
 
     check(role, round, text, history=(), opinions=(), config=None) -> RuleResult
     check_many(messages, config=None) -> list[RuleResult]
+    prepare(config=None)  # train the learned classifiers now rather than at the first check
     check_dialog(turns, opinions=(), config=None) -> list[RuleResult]
     RulesConfig.model_validate(settings.rules)
 
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from server.rules.base import Hit, RuleResult
     from server.rules.config import RULE_IDS, RulesConfig
-    from server.rules.registry import RULES, RULES_BY_ID, check, check_dialog, check_many
+    from server.rules.registry import RULES, RULES_BY_ID, check, check_dialog, check_many, prepare
 
 _HOME = {
     "Hit": "server.rules.base",
@@ -31,6 +32,7 @@ _HOME = {
     "check": "server.rules.registry",
     "check_dialog": "server.rules.registry",
     "check_many": "server.rules.registry",
+    "prepare": "server.rules.registry",
 }
 
 
@@ -50,4 +52,5 @@ __all__ = [
     "check",
     "check_dialog",
     "check_many",
+    "prepare",
 ]

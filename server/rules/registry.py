@@ -86,6 +86,14 @@ def _model(cfg: RulesConfig, model: learned.Model | None) -> learned.Model | Non
     return model or learned.default_model()
 
 
+def prepare(config: RulesConfig | Mapping[str, Any] | None = None) -> None:
+    """Train the classifiers the configuration uses now, not at the first message (1-3 s once).
+
+    The chat server calls it at start-up, so that no worker's first message waits for training.
+    """
+    _model(_config(config), None)
+
+
 def check(
     role: str,
     round: int,
