@@ -105,8 +105,8 @@ class Context:
         self.opinions = opinions or ()
         # Probability from the offensive-language model when computed in a batch beforehand.
         self.profanity = profanity
-        # Text-classifier probabilities by rule id, computed on first need (server/rules/learned.py).
-        self.learned: dict[str, float] | None = None
+        # Log-odds of every text classifier (learned.TEXT_RULES order), computed on first need.
+        self.learned: tuple[float, ...] | None = None
         self._stems: set[str] | None = None
         self._wordset: frozenset[str] | None = None
 

@@ -95,7 +95,7 @@ def check_cmd(
         Path, typer.Option("--jsonl", help="JSON lines {role, round, text, history?}; - for stdin.")
     ],
     config: Annotated[
-        Path | None, typer.Option("--config", help="TOML with a [rules] table (default: the study settings).")
+        Path | None, typer.Option("--config", help="TOML with a rules table (default: the study settings).")
     ] = None,
     explain: Annotated[bool, typer.Option(help="Also print each hit's severity and explanation.")] = False,
 ) -> None:
@@ -143,7 +143,7 @@ def check_cmd(
 
 @app.command("list")
 def list_cmd(
-    config: Annotated[Path | None, typer.Option("--config", help="TOML with a [rules] table.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="TOML with a rules table.")] = None,
 ) -> None:
     """Every rule with its roles, severity under the configuration, and the worker's explanation."""
     from server.rules.registry import RULES
@@ -162,11 +162,15 @@ def evaluate_cmd(
         Path | None, typer.Option(help="Labeled JSON lines (default: tasks/rules-eval/).")
     ] = None,
     docs: Annotated[Path | None, typer.Option(help="Markdown file with the table markers.")] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="TOML with a [rules] table.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="TOML with a rules table.")] = None,
     write: Annotated[bool, typer.Option(help="Write the table into the docs file.")] = True,
     errors: Annotated[bool, typer.Option(help="List every mislabeled message.")] = False,
 ) -> None:
-    """Per-rule precision / recall / F1 on the labeled set (dev and test splits)."""
+    """Per-rule precision / recall / F1 on the labeled set (dev and test splits).
+
+    Lines the learned classifiers were trained on are judged by cross-validation models that left
+    them out; other lines (a new held-out batch) by the shipped models.
+    """
     from server.rules import evaluate as ev
     from server.rules.config import RulesConfig
 

@@ -67,8 +67,9 @@ def out_of_fold(
     models: Sequence[learned.Model] | None = None,
 ) -> list[learned.Model]:
     """The model that may judge each record: its fold's model if the pool holds it, else the full one."""
-    models = list(models) if models is not None else fold_models(pool)
     in_pool = {line_key(r) for r in pool}
+    if models is None:  # trained only when some record is a training line
+        models = fold_models(pool) if any(line_key(r) in in_pool for r in records) else []
     full: learned.Model | None = None
     chosen = []
     for r in records:
