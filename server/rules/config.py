@@ -10,6 +10,7 @@ Example::
 
     [rules.imposes_emotion]
     severity = "hard"
+    classifier_threshold = 0.8        # rules with a learned classifier; classifier = false turns it off
 
 Every key is checked: a misspelt rule id or option fails with an error naming it.
 """
