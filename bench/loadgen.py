@@ -25,10 +25,35 @@ from typing import Any
 import httpx
 import websockets
 
-FILLER = {
-    "questioner": "What colours stand out most, and is there anyone in the picture?",
-    "answerer": "Mostly deep blue with one warm orange circle near the middle, no people.",
-}
+# Chat texts that break no live rule: 50 distinct questions (ten things x five kinds of
+# question), so that a 50-round dialog never repeats one, and plain descriptive answers. A bench
+# whose every message drew a rule warning would measure warnings, not the chat.
+THINGS = ("boat", "tree", "house", "bridge", "horse", "tower", "cart", "fence", "river", "cloud")
+ASKS = (
+    "What colour is the {}?",
+    "How big is the {} compared with the rest?",
+    "Where exactly is the {} in the scene?",
+    "What is the {} made of, as far as you can tell?",
+    "Is the {} close to the front or far away?",
+)
+QUESTIONS = [ask.format(thing) for ask in ASKS for thing in THINGS]
+ANSWERS = [
+    f"The {thing} is painted in {shade} tones and sits {where}."
+    for thing, shade, where in zip(
+        THINGS,
+        ("grey", "brown", "green", "ochre", "dark", "pale", "blue", "white", "red", "yellow") * 5,
+        ("near the left edge", "in the middle", "at the back", "on the right", "under the sky") * 10,
+        strict=False,
+    )
+] * 5
+
+
+def chat_text(role: str | None, n: int) -> str:
+    """The ``n``-th text a bot sends in its role."""
+    texts = ANSWERS if role == "answerer" else QUESTIONS
+    return texts[n % len(texts)]
+
+
 EXPLANATION = (
     "The calm colours and the single warm shape described to me feel quiet and restful, "
     "so I would say it leaves me content."
@@ -245,7 +270,7 @@ class Bot:
         self.turn = None  # until the partner's reply comes back
         self.n += 1
         now = time.monotonic()
-        text = f"{self.name} #{self.n} @{now:.6f} {FILLER[self.role or 'questioner']}"
+        text = f"{self.name} #{self.n} @{now:.6f} {chat_text(self.role, self.n)}"
         cid = f"{self.name}.{self.n}"
         key = f"{self.dialog}|{self.role}"
         self.pending[cid] = now
