@@ -14,7 +14,8 @@ IM_TOKENS = frozenset(
     """
     u r ur ure r8 plz pls plse plox thx thnx thanx tnx ty tysm lol lolz lmao lmfao rofl omg omfg gr8 idk
     idc btw cuz coz bcoz becuz bcuz cos wat wut wht tht dat dis ppl smth sth nvm imo imho tbh afaik np
-    jk brb ttyl xd xoxo 2day 2moro 2morrow b4 l8r 4u gud luv kk k ya yea yup nah gonna wanna
+    jk brb ttyl sup wassup wazzup whassup
+    xd xoxo 2day 2moro 2morrow b4 l8r 4u gud luv kk k ya yea yup nah gonna wanna
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}

@@ -225,7 +225,7 @@ _GENERIC = re.compile(
             r"in IMG|worth mentioning|to say|you see|to know|interesting))?",
             r"what else(?: (?:is there|can you tell me|do you see|is in IMG|is going on|should i know|"
             r"is (?:important|interesting)))?",
-            r"(?:any|anymore|any more|no more|some more|more|any other|other) (?:details?|information|info|"
+            r"(?:any|anymore|any more|some more|more|any other|other) (?:details?|information|info|"
             r"questions?|things?|description|features?)(?: (?:about|in|on) IMG)?",
             r"(?:give me|provide|share) (?:some )?(?:more )?(?:details?|information|info)(?: about IMG)?",
             r"what (?:can|could) (?:you|u) tell me(?: about IMG)?",
@@ -290,8 +290,13 @@ _LEAD_IN = re.compile(
 )
 
 
+# Question marks of other scripts: full-width (Chinese, Japanese), Arabic, Greek, Armenian, Ethiopic.
+_QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e", "\u1367")
+
+
 def is_question(ctx: Context) -> bool:
-    if "?" in ctx.text:
+    text = ctx.text
+    if "?" in text or (not text.isascii() and any(mark in text for mark in _QUESTION_MARKS)):
         return True
     lower = _LEAD_IN.sub("", ctx.lower)
     if _REQUEST.search(lower) or lower.rstrip(" .!").endswith(" please"):

@@ -13,9 +13,19 @@ from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, RuleConfi
 
 _YOU = r"(?:you|u|ya)"
 
+# Salutations of chat and of other languages that workers open with ("heyy", "hii", "ciao", "hola").
+_SALUTATIONS = (
+    r"hi+|hello+|hey+(?: hey+)?|hiya+|howdy|greetings|yo+|hallo+|heya+|heyo|sup|wass?up|wazz?up|"
+    r"helo+|hai|hullo|hellu|ello|hey ya|aloha|"
+    r"ciao|salve|buongiorno|buonasera|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|ol[aá]|oi|"
+    r"bonjour|bonsoir|salut|coucou|guten (?:morgen|tag|abend)|servus|moin|gr[uü](?:ß|ss) gott|hoi|"
+    r"hej|goedemorgen|goedemiddag|namaste|namaskar|salaam|salam|shalom|merhaba|konnichiwa|ni ?hao|"
+    r"privet|привет|здравствуйте|你好|您好|こんにちは|안녕하세요|안녕|مرحبا|नमस्ते|"
+    r"g'?day|top of the morning|dear (?:partner|friend)"
+)
 _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
-    r"^(?:hi+|hello+|hey+|hiya|howdy|greetings|yo|hallo|heya|sup"
+    rf"^(?:{_SALUTATIONS}"
     r"|good (?:morning|afternoon|evening|day)"
     r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner))"
     r"|(?:morning|evening)(?=\s*[!.]*$))(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|again))?\b(?![\-'])"
@@ -69,6 +79,34 @@ _THANKS_FOR = re.compile(
 )
 
 
+# A sign-off made only of acknowledgements, "that was my last question" and thanks: no content.
+_ACK = (
+    r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|good|got it|i see|"
+    r"ah|oh)"
+)
+_CLOSE = (
+    r"(?:that(?:'s| is| was|s)? (?:all|it|everything|enough|my (?:last|final) (?:question|one)|"
+    r"the (?:last|final) (?:question|one))"
+    r"(?: (?:from me|for me|for now|i (?:wanted|needed|had) to (?:ask|know)|i had|then))?|"
+    r"i(?:'m| am) (?:done|finished|all done)(?: (?:now|here|asking))?|"
+    r"(?:i have |i've got |i got )?no (?:more|other|further) questions|"
+    r"we(?:'re| are) (?:done|finished)(?: here)?|"
+    r"(?:this|that) (?:is|was) (?:my|the) (?:last|final) (?:question|one)|"
+    r"(?:it was )?(?:nice|great|good|fun|a pleasure) (?:chatting|talking|working) with (?:you|u)|"
+    r"(?:you(?:'ve| have)? been|you were) (?:very |really |so |a great |a big )*"
+    r"(?:helpful|a great help|great|a help))"
+)
+_THANKS = (
+    r"(?:thanks|thank (?:you|u)|thx|ty|many thanks|cheers|much appreciated|"
+    r"i appreciate (?:it|that|your help))"
+    r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads))?"
+    r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being)"
+    r"(?: [\w']+){0,6})?"
+)
+_SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$")
+_SIGN_OFF_TRIGGERS = frozenset("thanks thank thx ty cheers appreciated appreciate".split())
+
+
 def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
     lower = ctx.lower
     return bool(
@@ -76,7 +114,13 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
         or (not ctx.wordset.isdisjoint(_SMALLTALK_TRIGGERS) and _SMALLTALK.search(lower))
         or _COURTESY_ONLY.match(lower)
         or _THANKS_FOR.match(lower)
+        or (_is_sign_off(lower) if not ctx.wordset.isdisjoint(_SIGN_OFF_TRIGGERS) else False)
     )
+
+
+def _is_sign_off(lower: str) -> bool:
+    """Thanks plus only acknowledgements and closing words ("great, that was my last question, thanks")."""
+    return len(lower) < 160 and bool(_SIGN_OFF.match(lower))
 
 
 # Weather counts as off topic only when it is the weather around the worker, not in the artwork.

@@ -1,0 +1,74 @@
+"""The labeling guide's conventions, rule by rule: what must hit and what must stay quiet.
+
+Written after batch 4 was opened as development data; every case is a general form (a salutation
+in chat or another language, a sign-off, a full-width question mark), not a batch-4 sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.rules import check
+
+
+def hits(role: str, text: str, **kw) -> set[str]:
+    return set(check(role, kw.pop("round", 2), text, **kw).rule_ids)
+
+
+POSITIVE = [
+    # greeting: salutations of chat and other languages at the start, even before a real question
+    ("questioner", "heyy, is the boat red?", "greeting"),
+    ("questioner", "hii what colour is the sky?", "greeting"),
+    ("questioner", "hey hey, any people in it?", "greeting"),
+    ("questioner", "Hola! Is there a dog?", "greeting"),
+    ("questioner", "Bonjour, is the sea calm?", "greeting"),
+    ("answerer", "Buongiorno! A tall tower stands on the rocks.", "greeting"),
+    ("questioner", "Yo, how many horses are there?", "greeting"),
+    ("questioner", "Wassup, is it night?", "greeting"),
+    ("questioner", "Guten Tag, is the woman old?", "greeting"),
+    # greeting: sign-offs made of thanks and closing words only
+    ("questioner", "Great, that was my last question, thanks a lot.", "greeting"),
+    ("questioner", "Ok thank you, I have no more questions!", "greeting"),
+    ("answerer", "Thanks, it was nice chatting with you.", "greeting"),
+    ("questioner", "That's all from me, thank you for your help.", "greeting"),
+    # chat_language: "sup" and its spellings
+    ("questioner", "sup, is the dog big?", "chat_language"),
+]
+NEGATIVE = [
+    # a brief thanks before a real question or answer is not a greeting
+    ("questioner", "Thank you! Is the bridge made of stone?", "greeting"),
+    ("questioner", "ok thx, wat is on the table?", "greeting"),
+    ("answerer", "Thanks for waiting! The boy holds a kite.", "greeting"),
+    ("questioner", "That is all the boats there are, thanks?", "greeting"),
+    # words that begin like a salutation
+    ("answerer", "A golden halo circles the saint's head.", "greeting"),
+    ("answerer", "Olive trees line the road.", "greeting"),
+    ("answerer", "Saluting soldiers stand in a row.", "greeting"),
+    ("answerer", "Hollow trees stand by the river.", "greeting"),
+    ("answerer", "Holy water fills a stone basin.", "greeting"),
+    ("questioner", "Is the woman waving hello to the sailors?", "greeting"),
+    ("questioner", "Is there soup on the table?", "chat_language"),
+    # a sign-off is not a generic question
+    ("questioner", "Ok thanks, no more questions.", "generic_question"),
+    # a question in another script still asks
+    ("questioner", "\u753b\u91cc\u6709\u72d7\u5417\uff1f", "not_a_question"),
+    ("questioner", "\u0647\u0644 \u0647\u0646\u0627\u0643 \u0643\u0644\u0628\u061f", "not_a_question"),
+]
+
+
+@pytest.mark.parametrize(("role", "text", "rule"), POSITIVE)
+def test_convention_hits(role: str, text: str, rule: str) -> None:
+    assert rule in hits(role, text)
+
+
+@pytest.mark.parametrize(("role", "text", "rule"), NEGATIVE)
+def test_convention_stays_quiet(role: str, text: str, rule: str) -> None:
+    assert rule not in hits(role, text)
+
+
+def test_bare_request_is_a_question() -> None:
+    """An imperative request asks: "Describe it." is generic, not a missing question."""
+    assert hits("questioner", "Describe it.") >= {"generic_question"}
+    assert "not_a_question" not in hits("questioner", "Describe it.")
+    assert "not_a_question" not in hits("questioner", "Tell me about her dress.")
+    assert "not_a_question" in hits("questioner", "The dress is probably blue.")
