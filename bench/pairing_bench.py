@@ -26,6 +26,8 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -117,7 +119,35 @@ async def sessions(waiters: list[Waiter]) -> None:
         await asyncio.gather(*(one(w) for w in waiters))
 
 
-async def scenario(urls: list[str], workers: int, rate: float, baseline: bool, meter: h.CpuMeter) -> dict:
+def spy(pids: list[int], folder: Path | None, label: str) -> list[subprocess.Popen]:
+    """With --profile DIR: sample each server with py-spy (a dev tool, not a dependency) on the clock."""
+    if folder is None:
+        return []
+    folder.mkdir(parents=True, exist_ok=True)
+    procs = []
+    for pid in pids:
+        cmd = ["py-spy", "record", "--pid", str(pid), "--rate", "250", "--format", "raw", "--nonblocking"]
+        cmd += ["--output", str(folder / f"{label}-{pid}.txt")]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    return procs
+
+
+def stop_spies(procs: list[subprocess.Popen]) -> None:
+    for proc in procs:
+        proc.send_signal(signal.SIGINT)  # py-spy writes its output on Ctrl-C
+    for proc in procs:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(30)
+
+
+async def scenario(
+    urls: list[str],
+    workers: int,
+    rate: float,
+    baseline: bool,
+    meter: h.CpuMeter,
+    profile: tuple[list[int], Path, str] | None = None,
+) -> dict:
     prefix = "p" + uuid.uuid4().hex[:6]
     waiters = [Waiter(f"{prefix}-{i}", urls[i % len(urls)], baseline) for i in range(workers)]
     if not baseline:
@@ -125,6 +155,9 @@ async def scenario(urls: list[str], workers: int, rate: float, baseline: bool, m
     sem = asyncio.Semaphore(50)
     await asyncio.gather(*(w.connect(sem) for w in waiters))
     await asyncio.sleep(1.0)  # let connection set-up settle before the clock starts
+    spies = spy(*profile) if profile else []
+    if spies:
+        await asyncio.sleep(1.0)  # py-spy attaches
     meter.start()
     cpu0 = time.process_time()
     t_start = time.monotonic()
@@ -141,6 +174,7 @@ async def scenario(urls: list[str], workers: int, rate: float, baseline: bool, m
         await asyncio.sleep(0.05)
     window = time.monotonic() - t_start
     cpu = meter.stop()
+    stop_spies(spies)
     cpu["gen"] = round(100 * (time.process_time() - cpu0) / window, 1)
     await asyncio.gather(*(w.ws.close() for w in waiters if w.ws), return_exceptions=True)
     for w in waiters:
@@ -245,6 +279,7 @@ def main() -> None:
     parser.add_argument("--stimuli", type=int, default=20)
     parser.add_argument("--no-baseline", action="store_true")
     parser.add_argument("--json-out")
+    parser.add_argument("--profile", type=Path, help="py-spy our servers into this folder (raw stacks).")
     args = parser.parse_args()
 
     h.raise_fd_limit()
@@ -279,7 +314,10 @@ def main() -> None:
                     groups = {"server": [s.pid for s in servers], "redis": backend.redis_pids}
                     if kind == "real":
                         groups["postgres"] = h.postgres_pids
-                    f = run(scenario([s.url for s in servers], args.workers, rate, False, h.CpuMeter(groups)))
+                    label = f"{kind}-{procs}p-{'burst' if rate <= 0 else f'{rate:g}'}"
+                    prof = ([s.pid for s in servers], args.profile, label) if args.profile else None
+                    meter = h.CpuMeter(groups)
+                    f = run(scenario([s.url for s in servers], args.workers, rate, False, meter, prof))
                 finally:
                     for s in servers:
                         s.stop()

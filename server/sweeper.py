@@ -19,7 +19,8 @@ from server.db.models import Dialog
 from server.dialog import protocol as p
 from server.dialog.machine import DeadlineFired
 from server.dialog.runtime import DialogRuntime
-from server.lobby import Match
+from server.lobby import Joined, Match, Step
+from server.relay import Sender
 from server.services import Services
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,8 @@ return due
 
 
 class Sweeper:
+    JOIN_BATCH = 256  # joins one pairing step takes at most (the rest go in the next)
+
     def __init__(self, services: Services, runtime: DialogRuntime) -> None:
         self.s = services
         self.runtime = runtime
@@ -40,6 +43,7 @@ class Sweeper:
         self._task: asyncio.Task[None] | None = None
         self._pairing = False  # a pairing pass is running in this process
         self._pair_wanted = False  # someone joined since it started: run another
+        self._joins: list[tuple[str, Sender, asyncio.Future[Joined]]] = []  # for the next pass
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop())
@@ -77,26 +81,65 @@ class Sweeper:
         await self.pair()
         return len(due)
 
+    async def join(self, worker: str, reply: Sender) -> Joined:
+        """A worker's own ``join_lobby``, batched with the joins that arrive meanwhile into the
+        next pairing pass of this process (one round trip for all of them and the pass). A
+        worker who joined gets their ``lobby`` frame through ``reply`` before any ``matched``."""
+        done: asyncio.Future[Joined] = asyncio.get_running_loop().create_future()
+        self._joins.append((worker, reply, done))
+        await self.pair()
+        return await done
+
     async def pair(self) -> list[Match]:
         """Pair who can be paired, one pass at a time per process: a join that arrives while a
-        pass runs only asks for one more pass (a burst of joins must not start hundreds of
-        concurrent scans of the same queue). Returns the matches this call made."""
+        pass runs waits for the next one (a burst of joins must not start hundreds of
+        concurrent scans of the same queue, nor hundreds of Redis round trips). Returns the
+        matches this call made."""
         self._pair_wanted = True
         if self._pairing:
             return []
         self._pairing = True
         made: list[Match] = []
         try:
-            while self._pair_wanted:
+            while self._pair_wanted or self._joins:
                 self._pair_wanted = False
-                for match in await self.s.lobby.pair_all():
-                    frame = p.Matched(match_id=match.match_id, deadline=match.handshake_deadline)
-                    await self.s.send(match.questioner, frame)
-                    await self.s.send(match.answerer, frame)
-                    made.append(match)
+                batch, self._joins = self._joins[: self.JOIN_BATCH], self._joins[self.JOIN_BATCH :]
+                try:
+                    step = await self.s.lobby.step([w for w, _, _ in batch], self.s.lobby.PASS_PAIRS)
+                except BaseException as exc:
+                    for _, _, done in batch:
+                        if not done.done():
+                            done.set_exception(exc)
+                    raise
+                await self._answer(batch, step)
+                self._pair_wanted = self._pair_wanted or step.more
+                made += step.matches
+        except BaseException as exc:  # nobody is left waiting for a pass that will not come
+            waiting, self._joins = self._joins, []
+            for _, _, done in waiting:
+                if not done.done():
+                    done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("pairing stopped"))
+            raise
         finally:
             self._pairing = False
         return made
+
+    async def _answer(self, batch: list[tuple[str, Sender, asyncio.Future[Joined]]], step: Step) -> None:
+        """``lobby`` frames for the joins, then ``matched`` frames for the pairs."""
+        limit = self.s.settings.lobby_max_wait_seconds
+        for (_, reply, done), joined in zip(batch, step.joined, strict=True):
+            if joined.status == "joined":
+                frame = p.LobbyStatus(
+                    joined_at=joined.joined_at, expires_at=joined.joined_at + limit, waiting=joined.waiting
+                )
+                await reply(frame.model_dump_json())
+            if not done.done():
+                done.set_result(joined)
+        frames = []
+        for match in step.matches:
+            data = p.Matched(match_id=match.match_id, deadline=match.handshake_deadline).model_dump_json()
+            frames += [(match.questioner, data), (match.answerer, data)]
+        await self.s.send_many(frames)
 
     async def fire(self, member: str) -> None:
         kind, ident, role, at = member.split("|")

@@ -232,11 +232,10 @@ class WorkerSocket:
                     )
                 )
 
-    async def _lobby_status(self, worker: str, conn: Connection, joined: float | None = None) -> None:
-        """Where the worker stands in the queue. ``joined`` comes from the join itself: a
-        sweeper on any process may pair them before the queue could be read back."""
-        if joined is None:
-            joined = await self.s.redis.zscore(self.s.keys.queue, worker)
+    async def _lobby_status(self, worker: str, conn: Connection) -> None:
+        """Where the worker stands in the queue (on a reconnect: a join's own answer comes from
+        the pairing step that took the join)."""
+        joined = await self.s.redis.zscore(self.s.keys.queue, worker)
         if joined is None:
             return
         await conn.send_model(
@@ -286,21 +285,17 @@ class WorkerSocket:
 
     async def _join(self, worker: str, conn: Connection) -> None:
         conn.seat = None
-        where = await self._where(worker)
-        if where.get("state") in ("matched", "dialog"):
+        joined = await self.sweeper.join(worker, conn.send)  # sends the `lobby` frame
+        if joined.status == "busy":
             await self._error(conn, "busy", "You are already paired; finish this dialog first.")
-            return
-        if await self.s.redis.exists(self.s.keys.paused):
+        elif joined.status == "paused":
             await self._error(conn, "paused", "New dialogs are paused right now; please try later.")
-            return
-        joined = await self.s.lobby.join(worker)
-        await self._lobby_status(worker, conn, joined)
-        await self.sweeper.pair()
 
     async def _ready(self, worker: str, match_id: str, conn: Connection) -> None:
-        result = await self.s.lobby.ready(match_id, worker)
+        handshake = await self.s.lobby.handshake(match_id, worker)
+        result = handshake.status
         if result == "start":
-            await self.runtime.start(match_id)
+            await self.runtime.start(match_id, handshake.info)
         elif result == "gone":
             await self._error(conn, "match_gone", "That pairing expired; you are back in the queue.")
         elif result == "forbidden":

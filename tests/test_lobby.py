@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import time
 import uuid
 from collections import Counter
@@ -20,6 +21,7 @@ from sqlalchemy import select
 
 from server.db.models import Worker, WorkerEvent
 from server.dialog.runtime import DialogRuntime
+from server.keys import Keys
 from server.lobby import Lobby, Match
 from server.redis_conn import connect
 from server.services import Services
@@ -545,3 +547,92 @@ async def test_paused_lobby_refuses_joins_and_absent_workers_wait(
     assert await services.redis.zrange(services.keys.queue, 0, -1) == gone
     for _, o in pair:
         await o.close()
+
+
+# ------------------------------------------------------------------ batched pairing passes
+
+
+async def _crowd(redis, keys: Keys, rng: random.Random, workers: list[str], stimuli: list[str]) -> None:
+    """The same awkward lobby in any key space: absent workers, recent partners, stimuli seen,
+    past roles, nearly full stimuli; joined in a shuffled order."""
+    now = time.time()
+    for i, s in enumerate(stimuli):  # targets of 3; loads 0, 1, 2: each closes after a lease or three
+        await redis.hset(keys.stim_load, s, i % 3)
+        await redis.hset(keys.stim_target, s, 3)
+        await redis.zadd(keys.stim_open, {s: i % 3})
+    for i, w in enumerate(workers):
+        if rng.random() < 0.8:
+            await redis.set(keys.presence(w), "tab", px=600_000)
+        for s in rng.sample(stimuli, rng.randint(0, len(stimuli) - 1)):
+            await redis.sadd(keys.seen(w), s)
+        roles = {"questioner": rng.randint(0, 3), "answerer": rng.randint(0, 3)}
+        await redis.hset(keys.roles(w), mapping=roles)
+        for other in rng.sample(workers, 3):
+            if other != w:
+                await redis.zadd(keys.partners(w), {other: now - rng.choice([60, 90 * 86400])})
+        await redis.zadd(keys.queue, {w: now - 100 + i})
+
+
+async def test_a_pass_makes_the_pairs_single_attempts_make(services: Services, settings_factory):
+    """One script call pairing many is only an optimisation: on the same lobby it makes the
+    same pairs, with the same stimuli, in the same order as one attempt at a time."""
+    settings = settings_factory(pairing_scan=8)
+    workers = [f"w{i:02d}" for i in range(40)]
+    stimuli = [f"s{i}" for i in range(6)]
+    run = uuid.uuid4().hex[:8]
+    one_by_one = Lobby(services.redis, Keys(f"single-{run}"), settings)
+    batched = Lobby(services.redis, Keys(f"batch-{run}"), settings)
+    for lobby in (one_by_one, batched):
+        await _crowd(services.redis, lobby.keys, random.Random(7), workers, stimuli)
+
+    singles = []
+    while (match := await one_by_one.pair_once()) is not None:
+        singles.append(match)
+    passes = []
+    while made := await batched.pair_pass(5):
+        passes += made
+    assert len(singles) >= 5  # the lobby is awkward, not impossible
+
+    def outcome(matches: list[Match]) -> list[tuple[frozenset[str], str]]:
+        return [(frozenset(pair_of(m)), m.stimulus_id) for m in matches]
+
+    assert outcome(passes) == outcome(singles)
+
+    async def left(keys: Keys) -> tuple:
+        return (
+            await services.redis.zrange(keys.queue, 0, -1),
+            await services.redis.hgetall(keys.stim_load),
+            await services.redis.zrange(keys.stim_open, 0, -1, withscores=True),
+        )
+
+    assert await left(batched.keys) == await left(one_by_one.keys)  # same workers left, same leases
+    ids = [m.match_id for m in passes]
+    assert len(set(ids)) == len(ids) and all(len(i) == 32 for i in ids)
+    for m in passes:  # each pair is a pending match with its handshake deadline
+        assert (await batched.match_info(m.match_id))["stimulus"] == m.stimulus_id
+        member = f"handshake|{m.match_id}|-|{m.handshake_deadline!r}"
+        assert await services.redis.zscore(batched.keys.deadlines, member) is not None
+
+
+async def test_joins_batched_into_a_pass_are_checked_like_single_joins(services: Services):
+    """A worker's own join rides in the pairing step: refused while they are paired or in a
+    dialog, refused while intake is paused, otherwise queued and paired in the same step."""
+    await services.pool.add("s-step", target=100)
+    busy, a, b = await make_workers(services, 3)
+    await services.redis.hset(services.keys.where(busy), "state", "dialog")
+    step = await services.lobby.step([busy, a, b], limit=4)
+    assert [j.status for j in step.joined] == ["busy", "joined", "joined"]
+    assert step.joined[2].waiting == 2  # a and b waited for a moment, in the same step
+    assert [pair_of(m) for m in step.matches] == [{a, b}] and not step.more
+    assert await services.redis.zscore(services.keys.queue, busy) is None
+
+    c, d = await make_workers(services, 2)
+    await services.redis.set(services.keys.paused, "1")
+    step = await services.lobby.step([c, d], limit=4)
+    assert [j.status for j in step.joined] == ["paused", "paused"] and step.matches == []
+    assert await services.lobby.waiting() == 0
+    await services.redis.delete(services.keys.paused)
+    step = await services.lobby.step([c], limit=4)
+    again = await services.lobby.step([c], limit=4)  # a reload's second join keeps the place
+    assert step.joined[0].joined_at == again.joined[0].joined_at
+    assert await services.lobby.waiting() == 1

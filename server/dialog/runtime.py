@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from redis.exceptions import WatchError
 from rq import Queue
 from sqlalchemy import Table, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -152,34 +151,36 @@ class DialogRuntime:
         self._turns: dict[str, list[StoreTurn]] = {}  # accepted messages read so far, per dialog
         self._latest: dict[str, Snapshot] = {}  # the last state read or written here, per dialog
         self._writer = GroupCommit(services.sessions)
+        self._starts = GroupCommit(services.sessions)  # dialog rows of concurrent starts
+        self._stimuli: dict[str, Stimulus] = {}  # rows never change once imported
         self._qc_queue: Queue | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._commit = services.redis.register_script(COMMIT_LUA)
 
     # ------------------------------------------------------------------ start
 
-    async def start(self, match_id: str) -> DialogState | None:
-        """Create the dialog for a match whose handshake just completed."""
-        k, s = self.s.keys, self.s
-        info = await s.lobby.match_info(match_id)
+    async def start(self, match_id: str, info: dict[str, str] | None = None) -> DialogState | None:
+        """Create the dialog for a match whose handshake just completed; ``info`` is the match
+        as the handshake returned it (read here when not given)."""
+        s = self.s
+        info = info or await s.lobby.match_info(match_id)
         if not info:
             return None
-        async with s.sessions() as db:
-            stimulus = await db.get(Stimulus, info["stimulus"])
-            assert stimulus is not None, "pool holds a stimulus missing from the database"
-            positive_first = random.random() < 0.5
-            db.add(
-                Dialog(
-                    id=match_id,
-                    study=s.settings.study,
-                    stimulus_id=stimulus.id,
-                    questioner_id=info["questioner"],
-                    answerer_id=info["answerer"],
-                    positive_first=positive_first,
-                    settings={"rounds": s.policy.rounds, "turn_seconds": s.policy.turn_seconds},
-                )
-            )
-            await db.commit()
+        stimulus = await self._stimulus(info["stimulus"])
+        positive_first = random.random() < 0.5
+        row = {
+            "id": match_id,
+            "study": s.settings.study,
+            "stimulus_id": stimulus.id,
+            "questioner_id": info["questioner"],
+            "answerer_id": info["answerer"],
+            "positive_first": positive_first,
+            "settings": {"rounds": s.policy.rounds, "turn_seconds": s.policy.turn_seconds},
+        }
+        if not await self._starts.store([(Dialog.__table__, row)]):  # a batch-mate failed: alone
+            async with s.sessions() as db:
+                await db.execute(insert(Dialog.__table__), [row])
+                await db.commit()
         opinions = [
             {"emotion": stimulus.positive_emotion, "text": stimulus.positive_text},
             {"emotion": stimulus.negative_emotion, "text": stimulus.negative_text},
@@ -197,36 +198,28 @@ class DialogRuntime:
             positive_first=positive_first,
         )
         out = apply(state, Start(now), s.policy)
-        q, a = info["questioner"], info["answerer"]
-        async with s.redis.pipeline(transaction=True) as pipe:
-            # the handshake deadline may have fired meanwhile (requeued both, returned the
-            # lease): then the dialog must not start, or its workers would also be queued
-            await pipe.watch(k.match(match_id))
-            if not await pipe.exists(k.match(match_id)):
-                await pipe.reset()
-                await self._start_failed(match_id)
-                return None
-            pipe.multi()
-            pipe.set(k.dialog(match_id), out.state.model_dump_json())
-            pipe.set(k.dialog_meta(match_id), json.dumps(meta))
-            pipe.zadd(k.active_dialogs, {match_id: now})
-            for worker, role in ((q, "questioner"), (a, "answerer")):
-                pipe.hset(k.where(worker), mapping={"state": "dialog", "dialog": match_id, "role": role})
-                pipe.hincrby(k.roles(worker), role, 1)
-                pipe.sadd(k.seen(worker), stimulus.id)
-            pipe.zadd(k.partners(q), {a: now})
-            pipe.zadd(k.partners(a), {q: now})
-            pipe.delete(k.match(match_id))
-            if info.get("hs_at"):  # the handshake is done: its deadline would only fire stale
-                pipe.zrem(k.deadlines, f"handshake|{match_id}|-|{info['hs_at']}")
-            self._schedule(pipe, out)
-            try:
-                await pipe.execute()
-            except WatchError:
-                await self._start_failed(match_id)
-                return None
+        deadlines = {deadline_member(match_id, e): e.at for e in out.effects if isinstance(e, Schedule)}
+        # the handshake deadline may have fired meanwhile (requeued both, returned the lease):
+        # then the dialog must not start, or its workers would also be queued
+        if not await s.lobby.seat(
+            match_id, info, out.state.model_dump_json(), json.dumps(meta), now, deadlines
+        ):
+            await self._start_failed(match_id)
+            return None
         await self._effects(out)
         return out.state
+
+    async def _stimulus(self, stimulus_id: str) -> Stimulus:
+        """The stimulus row, read once per process (imported rows are never edited)."""
+        stimulus = self._stimuli.get(stimulus_id)
+        if stimulus is None:
+            async with self.s.sessions() as db:
+                stimulus = await db.get(Stimulus, stimulus_id)
+            assert stimulus is not None, "pool holds a stimulus missing from the database"
+            if len(self._stimuli) > 100_000:
+                self._stimuli.pop(next(iter(self._stimuli)))
+            self._stimuli[stimulus_id] = stimulus
+        return stimulus
 
     async def _start_failed(self, match_id: str) -> None:
         async with self.s.sessions() as db:
