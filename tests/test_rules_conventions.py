@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from server.rules import check
+from server.rules.features import _personal
 
 
 def hits(role: str, text: str, **kw) -> set[str]:
@@ -31,6 +32,12 @@ POSITIVE = [
     ("questioner", "Ok thank you, I have no more questions!", "greeting"),
     ("answerer", "Thanks, it was nice chatting with you.", "greeting"),
     ("questioner", "That's all from me, thank you for your help.", "greeting"),
+    # asks_feelings: the artist's intent and message
+    ("questioner", "What was the painter hoping to express?", "asks_feelings"),
+    ("questioner", "Is there a deeper meaning in it?", "asks_feelings"),
+    ("questioner", "What is the message behind the picture?", "asks_feelings"),
+    # generic_question: "pls" is politeness
+    ("questioner", "Tell me what you see pls.", "generic_question"),
     # chat_language: "sup" and its spellings
     ("questioner", "sup, is the dog big?", "chat_language"),
 ]
@@ -48,6 +55,12 @@ NEGATIVE = [
     ("answerer", "Holy water fills a stone basin.", "greeting"),
     ("questioner", "Is the woman waving hello to the sailors?", "greeting"),
     ("questioner", "Is there soup on the table?", "chat_language"),
+    # the artist as a fact, a message inside the painting
+    ("questioner", "What is the painter's name?", "asks_feelings"),
+    ("questioner", "Did the artist sign the canvas?", "asks_feelings"),
+    ("questioner", "What is the message written on the sign?", "asks_feelings"),
+    ("questioner", "Did the painter use thick paint or thin?", "asks_feelings"),
+    ("questioner", "Describe the boat pls.", "generic_question"),
     # a sign-off is not a generic question
     ("questioner", "Ok thanks, no more questions.", "generic_question"),
     # a question in another script still asks
@@ -64,6 +77,14 @@ def test_convention_hits(role: str, text: str, rule: str) -> None:
 @pytest.mark.parametrize(("role", "text", "rule"), NEGATIVE)
 def test_convention_stays_quiet(role: str, text: str, rule: str) -> None:
     assert rule not in hits(role, text)
+
+
+def test_personal_features_mark_the_workers_life_only() -> None:
+    """The classifiers see "my uncle" / "I grew up" as an aside, "her son" as content."""
+    assert _personal(["my", "uncle", "was", "a", "sailor"]) == ["P:own"]
+    assert _personal(["i", "grew", "up", "near", "the", "sea"]) == ["P:past"]
+    assert _personal(["her", "son", "was", "a", "sailor"]) == []
+    assert _personal(["i", "think", "it", "is", "red"]) == []
 
 
 def test_bare_request_is_a_question() -> None:

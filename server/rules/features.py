@@ -131,6 +131,8 @@ def message_features(
     wordset = set(words)
     present = [name for name, group in _GROUPS if not group.isdisjoint(wordset)]
     feats.extend("g:" + name for name in present)
+    if not ME.isdisjoint(wordset) or "our" in wordset or "we" in wordset:
+        feats.extend(_personal(words))
     kinds = {"L:s" if subj else "L:o" for subj, _ in (LEXICON[w] for w in words if w in LEXICON)}
     if kinds:
         signs = {sign for w in words if w in LEXICON and (sign := LEXICON[w][1])}
@@ -141,6 +143,36 @@ def message_features(
 
 
 _GROUPS = (("animate", ANIMATE), ("artwork", ARTWORK), ("you", YOU), ("me", ME))
+# The worker's own life: "my uncle", "our garden", "I grew up...", "we went...". A depicted person's
+# family is "her son", so these mark an aside about the worker, whatever the topic.
+OWN_LIFE = frozenset(
+    """
+    daughter son sons kids kid children child baby wife husband mum mom dad mother father parents brother
+    sister brothers sisters uncle aunt grandma grandmother grandpa grandfather grandparents granny cousin
+    family friend friends boyfriend girlfriend partner neighbour neighbor neighbours dog dogs cat cats pet
+    pets puppy house home flat apartment town city country village job boss work office school class
+    teacher garden car holiday holidays vacation trip childhood
+    """.split()
+)
+PAST_LIFE = frozenset(
+    """
+    was went used grew had visited lived worked played got saw remember remembered once spent took rode
+    been met learned learnt studied bought stayed
+    """.split()
+)
+
+
+def _personal(words: list[str]) -> list[str]:
+    """Features of the worker's life: a possessive before a life word, "I"/"we" before a past verb."""
+    out = set()
+    for first, second, third in zip(words, words[1:] + [""], words[2:] + ["", ""], strict=True):
+        if first in ("my", "our") and (second in OWN_LIFE or third in OWN_LIFE):
+            out.add("P:own")
+        elif first in ("i", "we") and (second in PAST_LIFE or third in PAST_LIFE):
+            out.add("P:past")
+        elif first in ("i", "we", "i'm", "i've") and second in ("have", "am", "do", "play", "live", "love"):
+            out.add("P:me-now")
+    return sorted(out)
 
 
 @lru_cache(maxsize=65536)

@@ -136,6 +136,27 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
         ),
     ),
     (
+        # the artist's intent or message: "what was the painter trying to say?"
+        frozenset("artist artist's painter painter's meaning message intention intent statement".split()),
+        re.compile(
+            "|".join(
+                [
+                    r"\b(?:artist|painter)(?: was| is| were)? (?:\w+ )?(?:trying|wanting|wanted|wants|meant|"
+                    r"means|intended|intends|hoping|hoped|attempting|going for|aiming) (?:to )?"
+                    r"(?:say|express|convey|communicate|tell|get across|evoke|capture|show us|"
+                    r"a (?:mood|feeling)|make (?:us|people|you|viewers|the viewer|anyone) feel)",
+                    r"\b(?:what|which) (?:\w+ )?(?:did|does|do|was|is) (?:the |this )?(?:artist|painter) "
+                    r"(?:mean|intend|feel|going for|want (?:us|people|you|viewers) to feel|trying to say)",
+                    r"\b(?:meaning|message|intention|intent|statement) (?:behind|of|in) "
+                    rf"(?:{_ART}|the (?:artwork|painting|picture|work))\b",
+                    r"\b(?:artist|painter)'s (?:intention|intent|message|meaning|point|purpose|statement|"
+                    r"feelings?|mood|emotions?|state of mind)\b",
+                    r"\b(?:hidden|deeper|real|true|symbolic) (?:message|meaning)\b",
+                ]
+            )
+        ),
+    ),
+    (
         # a viewer's response asked of anything depicted: "is the storm breathtaking?"
         T.literal_words(_STRICT),
         re.compile(
@@ -162,11 +183,11 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
 _POLITE_START = re.compile(
     r"(?:(?:ok|okay|alright|so|and|then|now|well|great|cool|nice|interesting|thanks|thank you|i see|got it|"
     r"hi|hello|hey|hi there|hello there|good (?:morning|afternoon|evening)|"
-    r"hmm+)[,.! ]+)*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please )?"
+    r"hmm+)[,.! ]+)*(?:(?:can|could|would|will) (?:you|u) (?:please |pls |plz )?|please |pls |plz )?"
 )
 _POLITE_END = tuple(
     sep + tail
-    for tail in ("please", "for me", "in detail", "in general", "overall", "briefly", "now")
+    for tail in ("please", "pls", "plz", "for me", "in detail", "in general", "overall", "briefly", "now")
     for sep in (", ", " ")
 )
 _END_PUNCT = " ?.!,"
