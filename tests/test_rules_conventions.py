@@ -93,3 +93,39 @@ def test_bare_request_is_a_question() -> None:
     assert "not_a_question" not in hits("questioner", "Describe it.")
     assert "not_a_question" not in hits("questioner", "Tell me about her dress.")
     assert "not_a_question" in hits("questioner", "The dress is probably blue.")
+
+
+def _repeat(question: str, *earlier: str) -> bool:
+    history = [{"role": "questioner", "text": t} for t in earlier]
+    return "repeated_question" in hits("questioner", question, history=history)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("What is the fisherman wearing?", "What clothes does the man have on?"),  # general word
+        ("How many cows are in the field?", "How many animals are there?"),  # counted one level up
+        ("How many sailors can you see?", "Roughly how many men are on the deck?"),
+        ("Are there any ships on the sea?", "Can you see boats on the water?"),  # synonym
+        ("Where does the smoke come from?", "What is the source of the smoke?"),  # rephrased
+        ("Is the road wet?", "Is the road wet and shiny?"),  # one detail added
+        ("Is the painting realistic or abstract?", "Is it abstract, or does it show real things?"),
+    ],
+)
+def test_reworded_repeats(earlier: str, question: str) -> None:
+    assert _repeat(question, earlier)
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question"),
+    [
+        ("What is the man wearing?", "What is the woman wearing?"),  # siblings, not a general word
+        ("How many girls are dancing?", "How many girls are sitting?"),  # another group counted
+        ("How many soldiers are there?", "How many horses are there?"),
+        ("Is there a dog?", "What is the dog eating?"),  # a deeper follow-up
+        ("Is the road wet?", "Is the road long, wide and straight?"),
+        ("Are there boats?", "What colour are the sails of the boats?"),
+    ],
+)
+def test_follow_ups_are_not_repeats(earlier: str, question: str) -> None:
+    assert not _repeat(question, earlier)

@@ -77,7 +77,8 @@ def _frame_key(words: list[str]) -> frozenset[str]:
 # Rewordings of one question swap these; each group is compared as its first word.
 _GROUPS = [
     "people anyone anybody someone somebody person persons human humans individuals figure figures folk",
-    "wear clothes clothing clothed outfit outfits attire garment garments dressed wears wore worn wearing",
+    "wear clothes clothing clothed outfit outfits attire garment garments dressed wears wore worn wearing "
+    "uniform uniforms costume costumes",
     "inside indoors indoor interior",
     "outside outdoors outdoor exterior",
     "sea ocean oceans seas",
@@ -115,6 +116,12 @@ _GROUPS = [
     "river rivers stream streams brook creek",
     "quiet silent",
     "gallop galloping gallops run running runs",
+    "boat boats ship ships vessel vessels sailboat sailboats yacht yachts",
+    "shape shapes form forms",
+    "real realistic lifelike naturalistic figurative",
+    "ground field fields land soil earth",
+    "room rooms studio studios hall halls chamber",
+    "ox oxen",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
 # Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
@@ -123,12 +130,21 @@ _NEUTRAL = frozenset(
     main mainly mostly primarily predominantly dominant dominantly overall general generally exact exactly
     precisely roughly approximately actual actually basically particular particularly specific specifically
     kind type sort visible visibly appear appears appearance present exist exists located currently
-    notice spot find
+    notice spot find artist painter use used uses using
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
 _GAZE = re.compile(r"\b(?:look|looks|looking|stare|stares|staring|gaze|gazes|gazing|glance|glancing) at\b")
 _TIME_OF_DAY = re.compile(r"\btime of (?:the )?day\b")
+# Phrases that ask the same thing in other words: "have on" is "wear", "the source of" asks where.
+_REPHRASE = (
+    (re.compile(r"\b(?:have|has|had|having) on\b|\bdressed in\b"), "wear"),
+    (re.compile(r"\bmake out\b"), "see"),
+    (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
+    (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
+    (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture) set\b"), ""),
+)
+_REPHRASE_TRIGGERS = frozenset("on in out source origin from say set".split())
 _WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
        "when": "when", "why": "why", "how": "how"}  # fmt: skip
 _REQUESTS = frozenset("describe tell explain name list show give say mention".split())
@@ -146,6 +162,10 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     """
     lower = _TIME_OF_DAY.sub("time", _GAZE.sub("gazeat", lower))
     words = T.words(lower)
+    if not _REPHRASE_TRIGGERS.isdisjoint(words):
+        for rx, repl in _REPHRASE:
+            lower = rx.sub(repl, lower)
+        words = T.words(lower)
     terms = set()
     for w in words:
         if w in _PRONOUNS:
@@ -163,25 +183,105 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     return frozenset(terms), kind, key
 
 
+def _stems(words: str) -> frozenset[str]:
+    return frozenset(T.stem(_SAME.get(w, w)) for w in words.split())
+
+
+# A general word and the specific ones it may stand for ("man" for "the farmer", "animals" for
+# "oxen", "water" for "the sea"): a reworded repeat often names the same thing one level up.
+_PERSON_GENERIC = _stems("people")
+_PERSON_KINDS = _stems("man woman child girl boy girls boys")
+_PERSON_ROLES = _stems(
+    """
+    farmer soldier sailor fisherman dancer rider knight king queen priest monk nun worker peasant hunter
+    merchant musician officer nurse teacher student waiter pianist player keeper guard servant maid cook
+    baker shepherd ploughman warrior fighter traveller traveler pilgrim bride groom saint angel
+    """
+)
+_ANIMAL_GENERIC = _stems("animal animals creature creatures beast beasts livestock")
+_ANIMALS = _stems(
+    """
+    ox cow cows horse horses dog dogs cat cats sheep goat goats pig pigs bird birds hen hens chicken chickens
+    duck ducks goose geese donkey donkeys mule mules bull bulls calf deer cattle camel camels
+    """
+)
+_WATER_GENERIC = _stems("water waters")
+_WATERS = _stems("sea river lake pond canal harbour harbor bay")
+_HYPERNYMS = (
+    (_PERSON_GENERIC, _PERSON_KINDS | _PERSON_ROLES),
+    (_PERSON_KINDS, _PERSON_ROLES),
+    (_ANIMAL_GENERIC, _ANIMALS),
+    (_WATER_GENERIC, _WATERS),
+)
+
+
+def related(a: str, b: str) -> bool:
+    """The same term, or one names the other at a more general level."""
+    return a == b or any(
+        (a in general and b in specific) or (b in general and a in specific)
+        for general, specific in _HYPERNYMS
+    )
+
+
+def soft_shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
+    """Terms in common, counting a general word and a specific one it may stand for as one."""
+    shared = mine & theirs
+    n = len(shared)
+    left = set(theirs - shared)
+    for a in mine - shared:
+        for b in left:
+            if related(a, b):
+                left.discard(b)
+                n += 1
+                break
+    return n
+
+
+_HOW_MANY = re.compile(r"\bhow many (?:(?:more|different|separate|other|of the) )?([a-z']+)")
+
+
+@lru_cache(maxsize=16384)
+def counted(lower: str) -> str | None:
+    """The stem of what a "how many" question counts ("how many oxen" -> "ox")."""
+    m = _HOW_MANY.search(lower)
+    return T.stem(_SAME.get(m.group(1), m.group(1))) if m else None
+
+
+def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
+    """Whether a question asks again what an earlier one (both normalised) asked."""
+    mine, kind, key = question_terms(lower)
+    theirs, their_kind, their_key = question_terms(earlier_lower)
+    if not mine:
+        # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
+        return bool(key) and their_key == key
+    if not theirs:
+        return False
+    shared = soft_shared(mine, theirs)
+    union = len(mine) + len(theirs) - shared
+    if shared / union >= min_overlap and (union > 1 or kind == their_kind):
+        # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
+        # not "is there a dog?" then "what is the dog eating?")
+        return True
+    if kind != their_kind:
+        return False
+    if kind == "how many":
+        # the same (or a more general) thing counted again, the rest only says where or doing what
+        mine_n, their_n = counted(lower), counted(earlier_lower)
+        if mine_n and their_n and related(mine_n, their_n):
+            rest, their_rest = mine - {mine_n}, theirs - {their_n}
+            return not rest or not their_rest or soft_shared(rest, their_rest) > 0
+    # an earlier question of two or more terms asked again with one detail added
+    return len(theirs) >= 2 and shared == len(theirs) and len(mine) == shared + 1
+
+
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     if not ctx.history:
         return False
-    mine, kind, key = question_terms(ctx.lower)
-    for text in _texts(ctx.history, role="questioner"):
-        theirs, their_kind, their_key = question_terms(T.normalise(text))
-        if not mine:
-            # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
-            if key and their_key == key:
-                return True
-            continue
-        if not theirs:
-            continue
-        union = mine | theirs
-        if len(mine & theirs) / len(union) >= cfg.min_overlap and (len(union) > 1 or kind == their_kind):
-            # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
-            # not "is there a dog?" then "what is the dog eating?")
-            return True
-    return False
+    lower = ctx.lower
+    return any(
+        is_repeat(lower, T.normalise(text), cfg.min_overlap)
+        for text in _texts(ctx.history, role="questioner")
+    )
 
 
 RULES = [
