@@ -215,25 +215,33 @@ _HYPERNYMS = (
 )
 
 
+# term -> the terms it is related to (both directions), so that a comparison is one look-up
+_RELATED: dict[str, frozenset[str]] = {}
+for _general, _specific in _HYPERNYMS:
+    for _g in _general:
+        _RELATED[_g] = _RELATED.get(_g, frozenset()) | _specific
+    for _s in _specific:
+        _RELATED[_s] = _RELATED.get(_s, frozenset()) | _general
+
+
 def related(a: str, b: str) -> bool:
     """The same term, or one names the other at a more general level."""
-    return a == b or any(
-        (a in general and b in specific) or (b in general and a in specific)
-        for general, specific in _HYPERNYMS
-    )
+    return a == b or b in _RELATED.get(a, ())
 
 
 def soft_shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
     """Terms in common, counting a general word and a specific one it may stand for as one."""
     shared = mine & theirs
     n = len(shared)
+    candidates = [a for a in mine if a in _RELATED and a not in shared]
+    if not candidates:
+        return n
     left = set(theirs - shared)
-    for a in mine - shared:
-        for b in left:
-            if related(a, b):
-                left.discard(b)
-                n += 1
-                break
+    for a in candidates:
+        match = _RELATED[a] & left
+        if match:
+            left.discard(min(match))
+            n += 1
     return n
 
 
