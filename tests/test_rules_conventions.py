@@ -129,3 +129,23 @@ def test_reworded_repeats(earlier: str, question: str) -> None:
 )
 def test_follow_ups_are_not_repeats(earlier: str, question: str) -> None:
     assert not _repeat(question, earlier)
+
+
+@pytest.mark.parametrize(
+    ("role", "text", "rule", "expected"),
+    [
+        ("answerer", "Red and blue.", "short_answer", True),  # two words joined by "and"
+        ("answerer", "Two boats and a dog.", "short_answer", False),
+        ("questioner", "Are you deaf or something?", "offensive", True),
+        ("questioner", "Do you even have eyes?", "offensive", True),
+        ("questioner", "Is the old man deaf?", "offensive", False),
+        ("questioner", "Can you read the sign?", "offensive", False),
+        ("questioner", "Do you have eyes for detail?", "offensive", False),
+        ("questioner", "My son plays the flute too, is the boy playing one?", "off_topic", True),
+        ("answerer", "Our dog looks just like that one.", "off_topic", True),
+        ("answerer", "The farmer's son feeds the dog.", "off_topic", False),
+        ("questioner", "Is the mother holding her baby?", "off_topic", False),
+    ],
+)
+def test_cheap_fixes(role: str, text: str, rule: str, expected: bool) -> None:
+    assert (rule in hits(role, text)) is expected

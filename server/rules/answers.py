@@ -39,6 +39,10 @@ def _word_count(words: list[str]) -> int:
     return sum(len(w) if _UNSPACED.search(w) else 1 for w in words)
 
 
+# "Pink and orange.": a bare list of too few words, however they are joined.
+_JOINERS = frozenset(("and", "or", "n"))
+
+
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
@@ -68,6 +72,10 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
     if _word_count(words) < cfg.min_words:
         return True
+    if len(words) <= cfg.min_words and not _JOINERS.isdisjoint(words):
+        listed = [w for w in words if w not in _JOINERS]
+        if len(listed) < cfg.min_words and all(w not in T.STOPWORDS for w in listed):
+            return True
     if all(w in _BARE_WORDS for w in words):
         return True
     # nothing but function words, hedges and names of the artwork ("Sure, why not.", "Hard to say

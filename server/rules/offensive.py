@@ -30,7 +30,11 @@ _BLOCKLIST = re.compile(
     r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
     r"go to hell|(?:what|who|where|why|how) the (?:hell|heck)|hell (?:no|yes|yeah)|"
     r"damn(?:it| it| you)?|goddamn\w*|"
-    r"i hate (?:you|u)|kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys"
+    r"i hate (?:you|u)|kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys|"
+    # the partner called blind or stupid without a swear word
+    r"(?:are|r) (?:you|u) (?:\w+ )?(?:blind|deaf|stupid|dumb|dense|thick|brain-?dead|illiterate)|"
+    r"(?:do|have) (?:you|u) (?:even )?(?:got |have )?(?:eyes|a brain)(?= *(?:[?!.,]|$))|"
+    r"can'?t (?:you|u) (?:even )?read|learn (?:how )?to read|use your (?:eyes|brain)"
     r")\b"
     r"|(?<!\w)(?:f|sh|s|b|c|a)[*#@$%]{2,}"  # starred-out swearing ("f***")
 )

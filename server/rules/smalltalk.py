@@ -171,6 +171,11 @@ _OFF_TOPIC = re.compile(
             rf"\b(?:are|r) {_YOU} (?:a student|married|male or female|a man or a woman|working)\b",
             rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
             r"\b(?:my|your) (?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
+            # the worker's own family and pets ("my daughter does ballet too", "our dog")
+            r"\b(?:my|our) (?:(?:little|older|younger|big|baby|late|dear) )?(?:daughters?|sons?|children|"
+            r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
+            r"grandmother|grandpa|grandfather|grandparents|granny|cousins?|family|girlfriend|boyfriend|"
+            r"neighbou?rs?|dogs?|cats?|pets?|puppy|kitten)\b",
             r"\bi(?:'m| am) (?:so )?(?:tired|bored|hungry|sleepy)\b",
         ]
     )
@@ -232,6 +237,9 @@ _OFF_TOPIC_TRIGGERS = frozenset(
     computer real still hurry wait delay internet connection wifi timer interface website day morning
     evening week weekend night today tonight later fun living work old name job age student married male
     female man woman working kids children pets family boss wife husband dinner lunch breakfast tired bored
+    daughter daughters son sons child baby mum mom dad mother father parents brother brothers sister sisters
+    uncle uncles aunt aunts grandma grandmother grandpa grandfather grandparents granny cousin cousins
+    girlfriend boyfriend neighbour neighbours neighbor neighbors dog dogs cat cats pet puppy kitten
     hungry sleepy country city state town part
     """.split()
 )

@@ -7,10 +7,10 @@ whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-
 
 TUNED_ON = "a0ff8821b369f67e"
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.83,
-    "offensive": 0.62,
+    "off_topic": 0.82,
+    "offensive": 0.57,
     "asks_feelings": 0.72,
     "generic_question": 0.52,
-    "imposes_emotion": 0.61,
+    "imposes_emotion": 0.62,
     "copies_opinion": 0.46,
 }
