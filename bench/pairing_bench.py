@@ -126,7 +126,8 @@ def spy(pids: list[int], folder: Path | None, label: str) -> list[subprocess.Pop
     folder.mkdir(parents=True, exist_ok=True)
     procs = []
     for pid in pids:
-        cmd = ["py-spy", "record", "--pid", str(pid), "--rate", "250", "--format", "raw", "--nonblocking"]
+        # blocking sampling: slower, but non-blocking samples of asyncio code land on the wrong frames
+        cmd = ["py-spy", "record", "--pid", str(pid), "--rate", "250", "--format", "raw"]
         cmd += ["--output", str(folder / f"{label}-{pid}.txt")]
         procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     return procs

@@ -111,13 +111,15 @@ def run_load(server: h.Server, mode: str, pairs: int, think: float, args, extra_
 
 
 def profile(server: h.Server, mode: str, pairs: int, think: float, args) -> subprocess.Popen | None:
-    """With --profile DIR: sample our server with py-spy (a dev tool, not a dependency) in the window."""
+    """With --profile DIR: sample our server with py-spy (a dev tool, not a dependency) in the window.
+    Blocking sampling: it pauses the server for each sample (so throughput drops while profiling),
+    but non-blocking samples of asyncio code attribute time to the wrong frames."""
     if not args.profile or mode != "avd":
         return None
     args.profile.mkdir(parents=True, exist_ok=True)
     out = args.profile / f"avd-{pairs}p-{'sat' if not think else 'paced'}-{server.pid}.txt"
     cmd = ["py-spy", "record", "--pid", str(server.pid), "--duration", str(int(args.measure))]
-    cmd += ["--rate", "200", "--format", "raw", "--nonblocking", "--output", str(out)]
+    cmd += ["--rate", "200", "--format", "raw", "--output", str(out)]
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

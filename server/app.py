@@ -25,7 +25,7 @@ from server.dialog.runtime import DialogRuntime
 from server.export.api import router as export_router
 from server.providers.api import router as providers_router
 from server.providers.arrivals import record_arrival
-from server.redis_conn import EmbeddedRedis
+from server.redis_conn import EmbeddedRedis, warm
 from server.services import Services
 from server.settings import REPO_ROOT, Settings
 from server.sweeper import Sweeper
@@ -68,6 +68,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.services, app.state.runtime, app.state.sockets = services, runtime, sockets
         app.state.admin_sessions = AdminSessions(settings.resolved_secret, settings.study)
         await services.hub.start()
+        await warm(services.redis, settings.redis_warm_connections)
         await services.pool.sync_from_db(services.sessions, settings.study)
         sweeper.start()
 

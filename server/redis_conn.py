@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import redis.asyncio as aioredis
@@ -28,8 +29,27 @@ def connect(url: str, max_connections: int = 10_000) -> aioredis.Redis:
     (``BlockingConnectionPool``) costs about 70 us of CPU per command in its lock and timeout,
     a third of a command's cost on the chat path. Redis itself accepts 10,000 clients by
     default, and a burst of concurrent commands only leaves idle connections in the pool.
+
+    No ``CLIENT SETINFO`` on connect (``driver_info=None``): by default redis-py reads its own
+    package metadata for it on every new connection (~0.4 ms of CPU) and adds two round trips.
     """
     pool = aioredis.ConnectionPool.from_url(
-        url, decode_responses=True, health_check_interval=30, max_connections=max_connections
+        url,
+        decode_responses=True,
+        health_check_interval=30,
+        max_connections=max_connections,
+        driver_info=None,
     )
     return aioredis.Redis(connection_pool=pool)
+
+
+async def warm(redis: aioredis.Redis, connections: int) -> int:
+    """Open ``connections`` pooled connections now. Each new connection costs about a millisecond
+    of CPU and three round trips (connect, client name and version); a burst of a thousand
+    workers joining a fresh server otherwise spent most of its first second opening them
+    (measured: docs/benchmarks.md). Returns how many the pool holds afterwards."""
+    pool = redis.connection_pool
+    taken = await asyncio.gather(*(pool.get_connection() for _ in range(connections)))
+    for conn in taken:
+        await pool.release(conn)
+    return len(taken)

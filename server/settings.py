@@ -45,6 +45,9 @@ class Settings(BaseSettings):
         None, description="Signs worker tokens and image tickets; generated for embedded use."
     )
     public_url: str = Field("http://127.0.0.1:8000", description="Base URL printed for workers.")
+    redis_warm_connections: int = Field(
+        128, ge=0, le=5000, description="Redis connections each server process opens at start-up."
+    )
 
     # media store
     media_backend: Literal["local", "s3"] = "local"

@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 
 from server.db.models import Turn
 from server.dialog.machine import SendMessage
+from server.dialog.moderation import Moderator
 from server.dialog.runtime import DialogRuntime
 from server.services import Services
 from tests.test_lobby import join_in_order, make_workers, start_dialog
@@ -82,3 +83,30 @@ async def test_what_the_remembered_state_refuses_is_left_to_a_fresh_read(service
     resend = message("questioner", "q1", "Is the sea calm?")
     assert await runtime.try_cached(runtime.cached(dialog_id), resend) is None
     assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == 1
+
+
+async def test_the_rules_see_exactly_the_turns_of_the_state_they_judge(services: Services, stimuli):
+    """The moderator keeps each dialog's history for the rules and extends it as turns arrive
+    (also turns accepted by another process); a stale, shorter state is judged on its own turns."""
+    here, there = DialogRuntime(services), DialogRuntime(services)
+    moderator = Moderator(services, here)
+    dialog_id, _, _ = await new_dialog(services, here, stimuli)
+    early = await here.snapshot(dialog_id, with_turns=True)
+    first = await moderator.judge(early, "questioner", "q1", "Is there a dog near the fence?")
+    assert first is not None and "repeated_question" not in first.rules
+    # the other process accepts two turns; this one judges on a fresh read
+    assert await there.handle(
+        dialog_id, lambda now: message("questioner", "q1", "Is there a dog near the fence?")
+    )
+    assert await there.handle(
+        dialog_id, lambda now: message("answerer", "a1", "Yes, a brown dog sits by it.")
+    )
+    fresh = await here.snapshot(dialog_id, with_turns=True)
+    again = await moderator.judge(fresh, "questioner", "q2", "Is there a dog near the fence?")
+    assert again is not None and "repeated_question" in again.rules
+    # the early state (no turns) must not be judged with the turns it did not have
+    stale = await moderator.judge(early, "questioner", "q2", "Is there a dog near the fence?")
+    assert stale is not None and "repeated_question" not in stale.rules
+    assert (
+        await moderator.judge(fresh, "questioner", "q3", "Is there a dog near the fence?")
+    ).rules == again.rules

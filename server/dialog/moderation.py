@@ -33,6 +33,20 @@ class Moderator:
         self.runtime = runtime
         self.config = rules_config(services.settings.rules)
         prepare(self.config)  # the rules' classifiers are trained now, not at the first message
+        self._history: dict[str, list[dict[str, str]]] = {}  # the rules' view of each dialog's turns
+
+    def _history_of(self, dialog_id: str, turns: list) -> list[dict[str, str]]:
+        """The accepted messages as the rules read them ({role, text}). Turns only grow, so the
+        list is extended by the new ones instead of rebuilt: a chat message costs the same in
+        round 50 as in round 1."""
+        history = self._history.get(dialog_id)
+        if history is None or len(history) > len(turns):
+            history = []
+            if len(self._history) >= 10_000:
+                self._history.pop(next(iter(self._history)))
+        history.extend({"role": t.role, "text": t.text} for t in turns[len(history) :])
+        self._history[dialog_id] = history
+        return history
 
     async def judge(self, snap: Snapshot, role: str, client_id: str, text: str) -> Screening | None:
         """The rules' verdict on a message for the dialog in ``snap`` (read with its turns),
@@ -47,7 +61,7 @@ class Moderator:
             or not policy.min_message_chars <= len(cleaned) <= policy.max_message_chars
         ):
             return None
-        history = [{"role": t.role, "text": t.text} for t in snap.turns or ()]
+        history = self._history_of(state.id, snap.turns or [])
         meta = await self.runtime.meta(state.id)
         result = check(role, state.round, cleaned, history, meta["opinions"], self.config)
         return Screening(

@@ -265,9 +265,12 @@ class DialogRuntime:
         if len(self._latest) > 10_000:
             self._latest.pop(next(iter(self._latest)))
 
-    async def turns(self, dialog_id: str) -> list[StoreTurn]:
-        """The accepted messages of a dialog, in order (only the unread tail is fetched)."""
+    async def turns(self, dialog_id: str, upto: int | None = None) -> list[StoreTurn]:
+        """The accepted messages of a dialog, in order (only the unread tail is fetched; nothing,
+        when this process already holds message ``upto``, the state's ``seq``)."""
         known = self._turns.get(dialog_id, [])
+        if upto is not None and len(known) >= upto:
+            return known
         tail = await self.s.redis.lrange(self.s.keys.dialog_log(dialog_id), len(known), -1)
         return self._remember(dialog_id, known, tail)
 
@@ -475,7 +478,7 @@ class DialogRuntime:
 
     async def view(self, st: DialogState, role: p.Role) -> p.DialogView:
         meta = await self.meta(st.id)
-        turns = await self.turns(st.id)
+        turns = await self.turns(st.id, upto=st.seq)
         image_url = None
         if role == "answerer" or st.revealed:
             image_url = "/img/" + self.s.signer.image_ticket(st.id, st.workers[role])
