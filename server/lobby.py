@@ -321,9 +321,10 @@ class Step:
 
 
 class Lobby:
-    # pairs one pairing script makes at most: a burst of joins is paired a batch per round
-    # trip, and Redis is never held by one script for long
-    PASS_PAIRS = 32
+    # pairs one pairing script makes at most: a burst of joins is paired a batch per round trip.
+    # A pair costs Redis about 0.06-0.12 ms (pairing_scan 8-64), so a full pass holds it for
+    # 8-15 ms; 32 per pass left a burst of 1,000 joins waiting twice as long (docs/benchmarks.md)
+    PASS_PAIRS = 128
 
     def __init__(self, redis: aioredis.Redis, keys: Keys, settings: Settings) -> None:
         self.redis = redis
