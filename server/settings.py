@@ -11,7 +11,7 @@ import os
 import secrets
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import (
@@ -109,6 +109,10 @@ class Settings(BaseSettings):
     )
     qc_semantic_explanation_similarity: float = Field(
         0.25, ge=-1, le=1, description="A questioner explanation below this cosine to the dialog is suspect."
+    )
+    qc_semantic_rule_thresholds: dict[str, Annotated[float, Field(ge=0.3, le=1)]] = Field(
+        default_factory=dict,
+        description="Per-rule semantic classifier thresholds over the tuned ones; 1 switches a rule off.",
     )
     qc_semantic_flags_for_review: int = Field(
         1, ge=1, description="Semantic findings the lexical rules missed that send a dialog to review."

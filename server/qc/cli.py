@@ -218,6 +218,34 @@ def semantic_eval(
     typer.echo("\n".join(json.dumps(r) for r in rows) if as_json else render(rows))
 
 
+@app.command("semantic-rules-eval")
+def semantic_rules_eval(
+    data: Annotated[
+        list[Path] | None,
+        typer.Option(help="Labeled message lines (repeatable; default: every training file)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON lines instead of tables.")] = False,
+) -> None:
+    """Per-rule precision / recall of the live rule, the semantic classifier, and rule OR classifier.
+
+    Training lines are judged out of fold (cross-validation by text); other lines by the full model.
+    """
+    from server.qc.embedder import SemanticUnavailable, shared_embedder
+    from server.qc.semantic_eval import evaluate_rules, render_rules
+    from server.qc.semantic_flags import Thresholds
+    from server.qc.semantic_rules import TRAINING_FILES, load_training
+
+    settings = settings_or_exit()
+    try:
+        records = load_training(data or TRAINING_FILES)
+        embedder = shared_embedder(settings.semantic_model_path, settings.semantic_device)
+    except (OSError, ValueError, KeyError, SemanticUnavailable) as exc:
+        console.print(f"[red]Cannot evaluate:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    rows = evaluate_rules(records, embedder, Thresholds.from_settings(settings))
+    typer.echo("\n".join(json.dumps(r) for r in rows) if as_json else render_rules(rows))
+
+
 from server.admin.worker_cli import workers  # noqa: E402  (avd qc workers: per-worker figures)
 
 app.command("workers")(workers)

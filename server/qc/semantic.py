@@ -8,7 +8,9 @@ For each complete dialog it stores threshold-free similarity scores (``qc_semant
   "the man on the right", whose whole-question cosine is 0.96);
 - every question against each of the two opinions shown (a question that restates one);
 - each explanation against the centre of the dialog's messages (one that talks about
-  something else is far from it).
+  something else is far from it);
+- every message's probability under each per-rule classifier on embeddings
+  (``server.qc.semantic_rules``), e.g. that it is off topic or asks for feelings.
 
 ``server.qc.semantic_flags`` turns scores into flags under the settings' thresholds, and the
 verdict counts them. Idempotent and resumable: a dialog with scores from the same model and
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
     from server.qc.embedder import Embedder
 
 # Bump when the scores mean something else (another formula): every dialog is scored again.
-SCORE_VERSION = 1
+SCORE_VERSION = 2
 PHASES = ("before_reveal", "after_reveal", "answerer")
 _WORD = re.compile(r"[a-z]+")
 # "is she indoors?" / "is the woman inside?": a pronoun in one question stands for a person noun
@@ -55,8 +57,10 @@ PERSON_NOUNS = frozenset(
 def scores_key(settings: Settings) -> str:
     """Model and scoring version, known without loading the model."""
     from server.qc.embedder import model_id
+    from server.qc.semantic_rules_tuned import TUNED_ON
 
-    return f"{model_id(settings.semantic_model_path)}/v{SCORE_VERSION}"
+    # the rule classifiers' training data is part of what the scores mean
+    return f"{model_id(settings.semantic_model_path)}/v{SCORE_VERSION}/r{TUNED_ON}"
 
 
 def _stem(word: str) -> str:
@@ -87,9 +91,13 @@ def _r(x: float) -> float:
 
 
 def score_records(
-    records: Sequence[DialogRecord], embedder: Embedder, encode_batch: int = 64
+    records: Sequence[DialogRecord], embedder: Embedder, encode_batch: int = 64, rule_model: Any = None
 ) -> dict[str, dict[str, Any]]:
-    """Scores for many dialogs with two model passes in all: sentences, then differing words."""
+    """Scores for many dialogs with two model passes in all: sentences, then differing words.
+
+    ``rule_model``: the per-rule classifiers to use (default: the shipped ones, trained at first
+    use); False leaves the rule scores out.
+    """
     import numpy as np
 
     texts: list[str] = []
@@ -134,7 +142,47 @@ def score_records(
         b = embedder.encode([p[2] for p in pending], batch_size=encode_batch)
         for (entry, _, _), cosine in zip(pending, (a * b).sum(axis=1), strict=True):
             entry[2] = _r(cosine)
+    if rule_model is not False:
+        for rec in records:
+            partial[rec.id]["rules"] = rule_scores(rec, partial[rec.id], vec, rule_model or embedder)
     return partial
+
+
+def rule_scores(
+    rec: DialogRecord, scores: dict[str, Any], vec: Any, model: Any
+) -> dict[str, dict[str, float]]:
+    """seq -> {rule: probability} of the per-rule classifiers (below ``SCORE_FLOOR`` left out).
+
+    ``model`` is a trained ``semantic_rules.Model``, or the embedder to train the shipped one with.
+    """
+    import numpy as np
+
+    from server.qc import semantic_rules as sr
+    from server.rules.registry import check_dialog
+
+    if not isinstance(model, sr.Model):
+        model = sr.trained_model(model)
+    if not rec.turns:
+        return {}
+    turns = [{"role": t.role, "round": t.round, "text": t.text} for t in rec.turns]
+    hits = [r.rule_ids for r in check_dialog(turns, rec.opinions, sr.PLAIN)]
+    vectors = vec([t.text for t in rec.turns])
+    x = np.array(
+        [sr.text_features(v, t.role, t.text, h) for v, t, h in zip(vectors, rec.turns, hits, strict=True)]
+    )
+    probs = model.text_probabilities(x)
+    out: dict[str, dict[str, float]] = {}
+    for k, (turn, h) in enumerate(zip(rec.turns, hits, strict=True)):
+        row = {rule: _r(p[k]) for rule, p in probs.items() if turn.role in sr.ROLES_OF[rule]}
+        if turn.role == "questioner":
+            pairs = scores["questions"].get(str(turn.seq), {}).get("repeats", [])
+            rows = [sr.pair_features(c, d, sr.PAIR_RULE in h) for _, c, d in pairs]
+            if (p := model.pair_probability(rows)) is not None:
+                row[sr.PAIR_RULE] = _r(p)
+        row = {rule: p for rule, p in row.items() if p >= sr.SCORE_FLOOR}
+        if row:
+            out[str(turn.seq)] = row
+    return out
 
 
 async def pending_semantic(

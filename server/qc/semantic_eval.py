@@ -114,3 +114,99 @@ def render(rows: list[dict[str, Any]]) -> str:
             f"{_fmt(r['precision'])} | {_fmt(r['recall'])} | {_fmt(r['f1'])} |"
         )
     return "\n".join(out)
+
+
+# --- the per-rule classifiers on labeled messages ------------------------------------------------
+
+
+def rule_predictions(
+    records: list[dict[str, Any]], embedder: Any, pool: list[dict[str, Any]] | None = None
+) -> list[dict[str, float]]:
+    """Each line's classifier probabilities, never from a model trained on it.
+
+    A training line is judged by its cross-validation fold's model, any other line by the model
+    trained on all training lines (as in the semantic stage).
+    """
+    from server.qc import semantic_rules as sr
+
+    pool = sr.load_training() if pool is None else pool
+    keys = {sr.line_key(r): i for i, r in enumerate(pool)}
+    out: list[dict[str, float]] = [{} for _ in records]
+    inside = [i for i, r in enumerate(records) if sr.line_key(r) in keys]
+    if inside:
+        oof = sr.out_of_fold(sr.prepare(pool, embedder))
+        for i in inside:
+            out[i] = oof[keys[sr.line_key(records[i])]]
+    outside = [i for i, r in enumerate(records) if sr.line_key(r) not in keys]
+    if outside:
+        model = sr.trained_model(embedder, pool)
+        prep = sr.prepare([records[i] for i in outside], embedder)
+        for i, scores in zip(outside, sr.predict(model, prep), strict=True):
+            out[i] = scores
+    return out
+
+
+def evaluate_rules(
+    records: list[dict[str, Any]],
+    embedder: Any,
+    thresholds: Thresholds,
+    pool: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Per rule and group ("all", "batch N"): the live rule, the classifier, and either of them.
+
+    The live rules run at their defaults with their own classifiers judged out of fold
+    (``server.rules.tune``). A rule whose semantic classifier is off is shown at 0.5 under
+    "semantic", and "either" is then the live rule alone.
+    """
+    from server.qc import semantic_rules as sr
+
+    probs = rule_predictions(records, embedder, pool)
+    live = sr.live_hits(records)
+    tuned = dict(thresholds.rules)
+    table: dict[tuple[str, str, str], Counts] = {}
+    for r, p, hits in zip(records, probs, live, strict=True):
+        groups = ["all"] + ([f"batch {r['batch']}"] if "batch" in r else [])
+        if r.get("pairs_only"):
+            groups = ["question pairs"]
+        for rule in sr.RULES:
+            if not sr.judged_by(r, rule):
+                continue
+            label, rule_hit = rule in r.get("labels", ()), rule in hits
+            semantic = p.get(rule, 0.0) >= tuned.get(rule, 0.5)
+            either = rule_hit or (rule in tuned and semantic)
+            for group in groups:
+                for method, predicted in (("rule", rule_hit), ("semantic", semantic), ("either", either)):
+                    table.setdefault((rule, group, method), Counts()).add(predicted, label)
+    rows = []
+    for (rule, group, method), counts in table.items():
+        size, metrics = counts.as_dict()
+        rows.append(
+            {"rule": rule, "group": group, "method": method, "threshold": tuned.get(rule), **size, **metrics}
+        )
+    order = {rule: k for k, rule in enumerate(sr.RULES)}
+    methods = {"rule": 0, "semantic": 1, "either": 2}
+    rows.sort(key=lambda x: (x["group"] != "all", x["group"], order[x["rule"]], methods[x["method"]]))
+    return rows
+
+
+def render_rules(rows: list[dict[str, Any]]) -> str:
+    """A Markdown table per group: positives, then P / R of rule, classifier and rule OR classifier."""
+    out: list[str] = []
+    groups = list(dict.fromkeys(r["group"] for r in rows))
+    by = {(r["group"], r["rule"], r["method"]): r for r in rows}
+    for group in groups:
+        out += [
+            f"{group}:",
+            "",
+            "| rule | pos. | neg. | threshold | rule P | rule R | semantic P | semantic R | either P | "
+            "either R |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for rule in dict.fromkeys(r["rule"] for r in rows if r["group"] == group):
+            a, s, e = (by[(group, rule, m)] for m in ("rule", "semantic", "either"))
+            t = "off" if a["threshold"] is None else f"{a['threshold']:.2f}"
+            cells = [str(a["pos"]), str(a["neg"]), t]
+            cells += [_fmt(x[k]) for x in (a, s, e) for k in ("precision", "recall")]
+            out.append(f"| `{rule}` | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"

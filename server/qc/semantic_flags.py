@@ -8,13 +8,20 @@ Scores, as ``server.qc.semantic`` writes them::
 
     {"questions": {"<seq>": {"repeats": [[earlier_seq, cosine, difference_cosine], ...],
                              "opinions": [cosine_to_opinion_0, cosine_to_opinion_1]}},
-     "explanations": {"<phase>": cosine_to_the_dialog}}
+     "explanations": {"<phase>": cosine_to_the_dialog},
+     "rules": {"<seq>": {"<rule>": probability, ...}}}
+
+``rules`` holds the per-rule classifiers' probabilities (``server.qc.semantic_rules``); a rule
+flags a message when its probability reaches the rule's threshold (the cross-validated
+defaults of ``semantic_rules_tuned``, or ``qc_semantic_rule_thresholds``; 1 switches one off).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from server.qc.semantic_rules_tuned import THRESHOLDS as RULE_THRESHOLDS
 
 # A pair of questions below this whole-question cosine is not stored (keeps rows small);
 # the repeat threshold may not go lower (its setting is validated against it).
@@ -29,15 +36,19 @@ class Thresholds:
     opinion: float = 0.65
     explanation: float = 0.25
     for_review: int = 1
+    # per-rule classifier thresholds, as sorted (rule, probability) pairs
+    rules: tuple[tuple[str, float], ...] = tuple(sorted(RULE_THRESHOLDS.items()))
 
     @classmethod
     def from_settings(cls, settings: Any) -> Thresholds:
+        rules = dict(RULE_THRESHOLDS) | dict(getattr(settings, "qc_semantic_rule_thresholds", None) or {})
         return cls(
             repeat=settings.qc_semantic_repeat_similarity,
             repeat_difference=settings.qc_semantic_repeat_difference_similarity,
             opinion=settings.qc_semantic_opinion_similarity,
             explanation=settings.qc_semantic_explanation_similarity,
             for_review=settings.qc_semantic_flags_for_review,
+            rules=tuple(sorted((rule, t) for rule, t in rules.items() if t < 1)),
         )
 
 
@@ -63,7 +74,7 @@ def find(
 ) -> Findings:
     """Apply the thresholds; a finding the lexical QC already made is kept but marked, not counted."""
     turns: dict[str, list[dict[str, Any]]] = {}
-    counts = {"repeated_question": 0, "copies_opinion": 0}
+    counts: dict[str, int] = {"repeated_question": 0, "copies_opinion": 0}
     for seq, q in sorted(scores.get("questions", {}).items(), key=lambda kv: int(kv[0])):
         lexical = {hit["id"] for hit in lexical_flags.get(seq, [])}
         hits = []
@@ -81,6 +92,7 @@ def find(
             counts[hit["id"]] += not hit["lexical"]
         if hits:
             turns[seq] = hits
+    _rule_findings(scores.get("rules", {}), lexical_flags, dict(t.rules), turns, counts)
     explanations: dict[str, dict[str, Any]] = {}
     unrelated: list[str] = []
     for phase in QUESTIONER_PHASES:
@@ -90,9 +102,36 @@ def find(
             explanations[phase] = {"id": "explanation_unrelated", "similarity": cosine, "lexical": lexical}
             if not lexical:
                 unrelated.append(phase)
+    turns = dict(sorted(turns.items(), key=lambda kv: int(kv[0])))
     found = Findings(flags={"turns": turns, "explanations": explanations})
     found.new = sum(counts.values()) + len(unrelated)
     if found.new >= t.for_review:
         found.reasons = [f"semantic:{kind}:{n}" for kind, n in counts.items() if n]
         found.reasons += [f"semantic:explanation_unrelated:{phase}" for phase in unrelated]
     return found
+
+
+def _rule_findings(
+    rules: dict[str, dict[str, float]],
+    lexical_flags: dict[str, list[dict[str, Any]]],
+    thresholds: dict[str, float],
+    turns: dict[str, list[dict[str, Any]]],
+    counts: dict[str, int],
+) -> None:
+    """Add the per-rule classifiers' findings to ``turns`` and count the ones the live rules missed.
+
+    A message the similarity check already found to repeat a question gets the classifier's
+    probability on that finding, not a second one.
+    """
+    for seq, probs in rules.items():
+        lexical = {hit["id"] for hit in lexical_flags.get(seq, [])}
+        for rule, p in sorted(probs.items()):
+            if rule not in thresholds or p < thresholds[rule]:
+                continue
+            same = [h for h in turns.get(seq, []) if h["id"] == rule]
+            if same:
+                same[0]["p"] = p
+                continue
+            hit = {"id": rule, "semantic": True, "p": p, "lexical": rule in lexical}
+            turns.setdefault(seq, []).append(hit)
+            counts[rule] = counts.get(rule, 0) + (not hit["lexical"])
