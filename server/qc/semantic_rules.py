@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from server.rules import learned
-from server.rules.config import RulesConfig
+from server.rules.config import RULE_IDS, RulesConfig
 from server.rules.registry import RULES_BY_ID, check_many
-from server.rules.tune import GRID, MAX_FALSE_ALARM, TARGET_PRECISION
+from server.rules.tune import TARGET_PRECISION, best_threshold
 
 if TYPE_CHECKING:
     from server.qc.embedder import Embedder
@@ -47,19 +47,9 @@ TRAINING_FILES = (
     DATA_DIR / "heldout_batch4.jsonl",
     DATA_DIR / "heldout_batch5.jsonl",
 )
-TEXT_RULES = (
-    "greeting",
-    "off_topic",
-    "offensive",
-    "chat_language",
-    "non_english",
-    "asks_feelings",
-    "generic_question",
-    "short_answer",
-    "imposes_emotion",
-    "not_a_question",
-    "answer_is_question",
-)
+# every rule judged on the message alone (copies_opinion is judged against the opinions, and
+# repeated_question by the pair model below)
+TEXT_RULES = tuple(r for r in RULE_IDS if r not in ("copies_opinion", "repeated_question"))
 PAIR_RULE = "repeated_question"
 RULES = (*TEXT_RULES, PAIR_RULE)
 ROLES_OF = {rule: tuple(sorted(RULES_BY_ID[rule].roles)) for rule in RULES}
@@ -356,13 +346,7 @@ def choose_thresholds(
         target = TARGET_PRECISION
         if rule_tp + rule_fp:
             target = min(target, rule_tp / (rule_tp + rule_fp))
-        best = None
-        for t in GRID:
-            tp = sum(g and (h or p >= t) for g, h, p in rows)
-            fp = sum(not g and (h or p >= t) for g, h, p in rows)
-            ok = tp + fp and tp / (tp + fp) >= target and fp <= MAX_FALSE_ALARM * negatives
-            if ok and (best is None or tp >= best[1]):
-                best = (t, tp, fp)
+        best = best_threshold(rows, target)
         head = f"{rule}: {positives} positives, {negatives} compliant; rule alone R {rule_tp / positives:.3f}"
         head += f" P {rule_tp / max(rule_tp + rule_fp, 1):.3f}"
         if best is None or best[1] <= rule_tp:

@@ -113,6 +113,24 @@ def probabilities(records: Sequence[Mapping[str, Any]], models: Sequence[learned
     return out
 
 
+def best_threshold(
+    rows: Sequence[tuple[bool, bool, float]], target: float = TARGET_PRECISION
+) -> tuple[float, int, int] | None:
+    """(threshold, true hits, false alarms) of the threshold at which "rule OR classifier" finds the
+    most positives while keeping precision >= ``target`` and flagging at most ``MAX_FALSE_ALARM``
+    of the compliant rows; on a tie the higher (more cautious) threshold. ``rows`` are (labeled,
+    rule hit, classifier probability); None when no threshold is within the limits."""
+    negatives = sum(not g for g, _, _ in rows)
+    best = None
+    for t in GRID:
+        tp = sum(g and (h or p >= t) for g, h, p in rows)
+        fp = sum(not g and (h or p >= t) for g, h, p in rows)
+        feasible = tp + fp and tp / (tp + fp) >= target and fp <= MAX_FALSE_ALARM * negatives
+        if feasible and (best is None or tp >= best[1]):
+            best = (t, tp, fp)
+    return best
+
+
 def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[str]]:
     """Per rule, the lowest threshold meeting the precision and false-alarm limits; and a report."""
     models = out_of_fold(pool, pool)
@@ -129,13 +147,7 @@ def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, floa
         negatives = len(rows) - positives
         rule_tp = sum(g and h for g, h, _ in rows)
         rule_fp = sum(not g and h for g, h, _ in rows)
-        best = None  # the most positives found; on a tie the higher (more cautious) threshold
-        for t in GRID:
-            tp = sum(g and (h or p >= t) for g, h, p in rows)
-            fp = sum(not g and (h or p >= t) for g, h, p in rows)
-            feasible = tp + fp and tp / (tp + fp) >= TARGET_PRECISION and fp <= MAX_FALSE_ALARM * negatives
-            if feasible and (best is None or tp >= best[1]):
-                best = (t, tp, fp)
+        best = best_threshold(rows)
         if best is None or best[1] == rule_tp:
             report.append(f"{rule}: no threshold finds more than the rule within the limits; classifier off")
             continue
