@@ -612,6 +612,21 @@ def test_classifiers_are_switched_off_by_settings_globally_or_per_rule() -> None
         RulesConfig.model_validate({"greeting": {"classifier": False}})  # greeting has none
 
 
+def test_a_hard_rule_hit_found_only_by_its_classifier_warns_unless_told_to_bounce() -> None:
+    """Classifiers are less sure than the rules' own detectors: alone they warn (and flag)."""
+    role, text, rule = "answerer", "The old shopkeeper is an ugly old toad.", "offensive"
+    alone = check(role, 2, text)
+    assert alone.rule_ids == [rule] and alone.action == "warn"
+    assert alone.hits[0].severity == "soft"
+    strict = check(role, 2, text, config={rule: {"classifier_bounces": True}})
+    assert strict.action == "bounce" and strict.hits[0].severity == "hard"
+    # the rule's own detector still bounces, classifier or not
+    assert check(role, 2, "The shopkeeper is a fucking idiot.").action == "bounce"
+    # a soft rule's classifier hit stays soft either way
+    q_role, q_text, q_rule = LEARNED_POSITIVE[0]
+    assert check(q_role, 2, q_text, config={q_rule: {"classifier_bounces": True}}).action == "warn"
+
+
 def test_cli_check_and_bulk_checks_use_the_classifiers_as_the_chat_does(tmp_path) -> None:
     role, text, rule = LEARNED_POSITIVE[1]
     line = json.dumps({"role": role, "round": 2, "text": text})

@@ -64,10 +64,12 @@ class Moderator:
         history = self._history_of(state.id, snap.turns or [])
         meta = await self.runtime.meta(state.id)
         result = check(role, state.round, cleaned, history, meta["opinions"], self.config)
+        # a bounce explains what must change: the hard hits, not the warnings beside them
+        shown = [h for h in result.hits if result.action != "bounce" or h.severity == "hard"]
         return Screening(
             action=result.action,
             rules=result.rule_ids,
-            message=" ".join(dict.fromkeys(h.message for h in result.hits)),
+            message=" ".join(dict.fromkeys(h.message for h in shown)),
             flags=tuple(h.as_dict() for h in result.hits),
         )
 

@@ -41,6 +41,15 @@ class LearnedRuleConfig(RuleConfig):
     classifier_threshold: float | None = Field(
         None, gt=0, lt=1, description="Classifier probability that counts as a hit (default: the tuned one)."
     )
+    classifier_bounces: bool = Field(
+        False,
+        description=(
+            "Let a hit that only the classifier found bounce a hard rule's message. By default it"
+            " warns instead: on blind batches the classifiers' false alarms were ordinary answers"
+            " ('Very thick, lumpy on the nose.' as offensive), and a bounce tells an honest worker"
+            " off; the message is still flagged for QC."
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,14 +64,17 @@ def _judge(
 ) -> RuleResult:
     """Every rule's own detector first; then, for the rules that did not hit, their classifiers."""
     detected = [rule.detect(ctx, cfg) for rule, cfg, _ in active]
+    severity = [cfg.severity for _, cfg, _ in active]
     if model is not None:
         fired = [rule.id for (rule, _, _), hit in zip(active, detected, strict=True) if hit]
-        for i, (rule, _, threshold) in enumerate(active):
+        for i, (rule, cfg, threshold) in enumerate(active):
             if threshold is not None and not detected[i]:
                 detected[i] = _learned_logit(ctx, rule.id, model, fired) >= threshold
+                if detected[i] and not cfg.classifier_bounces:  # the classifier alone: a warning
+                    severity[i] = "soft"
     hits = [
-        Hit(rule.id, cfg.severity, cfg.message or rule.explanation)
-        for (rule, cfg, _), hit in zip(active, detected, strict=True)
+        Hit(rule.id, sev, cfg.message or rule.explanation)
+        for (rule, cfg, _), hit, sev in zip(active, detected, severity, strict=True)
         if hit
     ]
     if not hits:
