@@ -386,7 +386,8 @@ async def test_export_carries_the_verdicts_of_the_qc_step(settings, stimuli, tmp
         stored = {q.dialog_id: q for q in rows.scalars()}
     await engine.dispose()
     assert stored[ids[0]].verdict != "accept"
-    assert {d for d, q in stored.items() if q.verdict == "accept"} == set(ids[1:])
+    verdicts = {d: (q.verdict, q.reasons) for d, q in stored.items()}
+    assert {d for d, q in stored.items() if q.verdict == "accept"} == set(ids[1:]), verdicts
 
     await export_dataset(settings, tmp_path / "all", ExportOptions(status="complete"))
     for record in read_jsonl(tmp_path / "all" / "dialogs.jsonl"):
