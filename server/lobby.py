@@ -17,8 +17,22 @@ from server.keys import Keys
 from server.settings import Settings
 from server.stimuli.pool import RELEASE_SNIPPET
 
+# Puts a worker at the back of the queue, or keeps their place (a second join from a reload is
+# the same entry), with the lobby deadline; returns the join time. Shared by both join paths.
+ENQUEUE_SNIPPET = """
+local function enqueue(prefix, w, now, deadline)
+  local qkey = prefix .. ':lobby:queue'
+  local joined = redis.call('ZSCORE', qkey, w)
+  if joined then return joined end
+  redis.call('ZADD', qkey, now, w)
+  redis.call('HSET', prefix .. ':worker:' .. w, 'state', 'lobby', 'match', '', 'dialog', '')
+  redis.call('ZADD', prefix .. ':deadlines', deadline, 'lobby|' .. w .. '|-|' .. now)
+  return now
+end
+"""
+
 # One pairing step. First the workers' own joins batched into it: refused while the worker
-# is matched or in a dialog, or while new dialogs are paused; otherwise as JOIN_LUA. Then a
+# is matched or in a dialog, or while new dialogs are paused; otherwise enqueued. Then a
 # pass that pairs the oldest present, compatible workers, up to ARGV[10] pairs, each exactly
 # as one attempt would on the queue the previous pairs left (FIFO by join time): the first
 # pair (i < j) among the oldest `scan` present workers that is not the same worker, not
@@ -26,7 +40,9 @@ from server.stimuli.pool import RELEASE_SNIPPET
 # collected first). Writes each pending match and its handshake deadline in the same step.
 # What cannot change inside one script is looked up once: presence, pairs found
 # incompatible, and the front of the open stimuli until a lease reorders it.
-PAIR_LUA = """
+PAIR_LUA = (
+    ENQUEUE_SNIPPET
+    + """
 local prefix = ARGV[1]
 local now = tonumber(ARGV[2])
 local scan = tonumber(ARGV[3])
@@ -51,13 +67,7 @@ for i = 12, 11 + 3 * tonumber(ARGV[11]), 3 do
   elseif paused then
     table.insert(joins, 'paused'); table.insert(joins, ''); table.insert(joins, 0)
   else
-    local joined = redis.call('ZSCORE', qkey, w)
-    if not joined then
-      redis.call('ZADD', qkey, at, w)
-      redis.call('HSET', wk, 'state', 'lobby', 'match', '', 'dialog', '')
-      redis.call('ZADD', prefix .. ':deadlines', ARGV[i + 2], 'lobby|' .. w .. '|-|' .. at)
-      joined = at
-    end
+    local joined = enqueue(prefix, w, at, ARGV[i + 2])
     table.insert(joins, 'joined'); table.insert(joins, joined); table.insert(joins, redis.call('ZCARD', qkey))
   end
 end
@@ -178,6 +188,7 @@ end
 if #out == 0 then return reply('waiting') end
 return reply('matched', out)
 """
+)
 
 # Marks one side ready; exactly one caller (the second to arrive) gets 'start', with the
 # match (questioner, answerer, stimulus, handshake deadline) so the start need not read it.
@@ -222,19 +233,14 @@ for i = 9, #ARGV, 2 do redis.call('ZADD', KEYS[5], ARGV[i], ARGV[i + 1]) end
 return 1
 """
 
-# A join in one step: a worker already waiting keeps their place (a second join from a
-# reload is the same entry). Returns the join time. (A worker's own join_lobby goes through
-# PAIR_LUA, which also refuses it while they are paired or new dialogs are paused.)
-JOIN_LUA = """
-local prefix, w, now, deadline = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local qkey = prefix .. ':lobby:queue'
-local joined = redis.call('ZSCORE', qkey, w)
-if joined then return joined end
-redis.call('ZADD', qkey, now, w)
-redis.call('HSET', prefix .. ':worker:' .. w, 'state', 'lobby', 'match', '', 'dialog', '')
-redis.call('ZADD', prefix .. ':deadlines', deadline, 'lobby|' .. w .. '|-|' .. now)
-return now
+# A join in one step (tests enter workers this way; a worker's own join goes through
+# PAIR_LUA, which also refuses it while they are paired or new dialogs are paused).
+JOIN_LUA = (
+    ENQUEUE_SNIPPET
+    + """
+return enqueue(ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 """
+)
 
 # A handshake that did not complete in time: both workers go back to the front of the
 # queue with their original join time, and the stimulus lease is returned.

@@ -44,10 +44,9 @@ def connect(url: str, max_connections: int = 10_000) -> aioredis.Redis:
 
 
 async def warm(redis: aioredis.Redis, connections: int) -> int:
-    """Open ``connections`` pooled connections now. Each new connection costs about a millisecond
-    of CPU and three round trips (connect, client name and version); a burst of a thousand
-    workers joining a fresh server otherwise spent most of its first second opening them
-    (measured: docs/benchmarks.md). Returns how many the pool holds afterwards."""
+    """Open ``connections`` pooled connections now. Each new connection costs about half a
+    millisecond of CPU; a burst of a thousand workers joining a fresh server otherwise spent a
+    third of its time opening them (measured: docs/benchmarks.md). Returns how many it opened."""
     pool = redis.connection_pool
     taken = await asyncio.gather(*(pool.get_connection() for _ in range(connections)))
     for conn in taken:

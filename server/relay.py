@@ -56,6 +56,22 @@ class Hub:
         else:
             await self.redis.publish(self.keys.channel(worker), frame)
 
+    async def send_many(self, frames: list[tuple[str, str]]) -> None:
+        """(worker, frame) pairs: local sockets directly, the others' frames published in one
+        pipeline (one round trip for a whole pairing step's frames, not one per frame)."""
+        remote = []
+        for worker, frame in frames:
+            sender = self.local.get(worker)
+            if sender is not None:
+                await sender(frame)
+            else:
+                remote.append((worker, frame))
+        if remote:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for worker, frame in remote:
+                    pipe.publish(self.keys.channel(worker), frame)
+                await pipe.execute()
+
     async def _forward(self) -> None:
         assert self._pubsub is not None
         while True:

@@ -80,24 +80,6 @@ class Services:
     async def send(self, worker: str, frame: BaseModel) -> None:
         await self.hub.send(worker, frame.model_dump_json())
 
-    async def send_many(self, frames: list[tuple[str, str]]) -> None:
-        """Serialised frames to many workers: local sockets directly, the others' frames
-        published in one pipeline (one round trip, not one per frame)."""
-        remote = []
-        for worker, data in frames:
-            sender = self.hub.local.get(worker)
-            if sender is not None:
-                await sender(data)
-            else:
-                remote.append((worker, data))
-        if len(remote) == 1:
-            await self.hub.send(*remote[0])
-        elif remote:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for worker, data in remote:
-                    pipe.publish(self.keys.channel(worker), data)
-                await pipe.execute()
-
     async def record(self, worker: str, kind: str, **fields: object) -> None:
         """Store an outcome that pay decisions read (lobby timeout, completion, dropout...)."""
         async with self.sessions() as db:

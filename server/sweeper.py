@@ -139,7 +139,7 @@ class Sweeper:
         for match in step.matches:
             data = p.Matched(match_id=match.match_id, deadline=match.handshake_deadline).model_dump_json()
             frames += [(match.questioner, data), (match.answerer, data)]
-        await self.s.send_many(frames)
+        await self.s.hub.send_many(frames)
 
     async def fire(self, member: str) -> None:
         kind, ident, role, at = member.split("|")

@@ -362,11 +362,6 @@ class DialogRuntime:
             self._keep(Snapshot(raw, out.state, turns))
         return raw
 
-    def _schedule(self, pipe, out: Outcome) -> None:
-        deadlines = {deadline_member(out.state.id, e): e.at for e in out.effects if isinstance(e, Schedule)}
-        if deadlines:
-            pipe.zadd(self.s.keys.deadlines, deadlines)
-
     # ------------------------------------------------------------------ effects
 
     async def _effects(self, out: Outcome) -> None:
