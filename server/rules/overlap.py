@@ -122,6 +122,24 @@ _GROUPS = [
     "ground field fields land soil earth",
     "room rooms studio studios hall halls chamber",
     "ox oxen",
+    # everyday words questioners swap when they ask the same thing again
+    "old elderly aged age ages",
+    "big size sized",
+    "tall high height",
+    "background back rear distance",
+    "writing words word letters lettering text inscription inscriptions",
+    "fall falls falling fell fallen",
+    "move moves moving movement motion",
+    "frozen ice icy",
+    "alone herself himself themselves",
+    "bare leafless",
+    "busy traffic crowded",
+    "tidy clean neat",
+    "bug bugs insect insects",
+    "dress dresses gown gowns frock frocks",
+    "fire fires flame flames blaze",
+    "harbour harbor harbours harbors port ports",
+    "couple couples pair pairs",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
 # Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
@@ -130,7 +148,8 @@ _NEUTRAL = frozenset(
     main mainly mostly primarily predominantly dominant dominantly overall general generally exact exactly
     precisely roughly approximately actual actually basically particular particularly specific specifically
     kind type sort visible visibly appear appears appearance present exist exists located currently
-    notice spot find artist painter use used uses using
+    notice spot find artist painter use used uses using anywhere somewhere less object objects item items
+    display year years two three four five six seven eight nine ten
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -143,14 +162,46 @@ _REPHRASE = (
     (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
     (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
     (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture) set\b"), ""),
+    (re.compile(r"\b(?:contains?|containing)\b"), "in"),
+    (re.compile(r"\bmade (?:of|from|out of)\b"), "material"),
+    (re.compile(r"\bwhat(?:'s| is) the number of\b"), "how many"),
+    # "where is it happening", "what is lying on the table": the verb only says that it is there
+    (
+        re.compile(
+            r"\b(?:happening|taking place|lying|lies|lie|sitting|sits|standing|stands|placed|resting|rests|"
+            r"located|situated|hanging|hangs)\b(?= (?:on|in|at|by|near|next to|behind|under|inside|over)\b)"
+        ),
+        "",
+    ),
 )
-_REPHRASE_TRIGGERS = frozenset("on in out source origin from say set".split())
+_REPHRASE_TRIGGERS = frozenset(
+    "on in out source origin from say set contain contains containing made number happening taking "
+    "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
+)
+# "have shoes on" is "wear shoes"; "have a kite in his hand" is "hold a kite".
+_HAVE_ON = re.compile(
+    r"\b(?:have|has|had|having|got) ((?:(?:a|an|any|some|the|his|her|their) )?[a-z-]+) on\b"
+    r"(?! (?:the|a|an|his|her|their|its|it|top|him|them)\b(?! heads?\b))"
+)
+_IN_HANDS = re.compile(
+    r"\b(?:(?:have|has|had|having|got|holding|holds|hold|carrying|carries|carry) )?"
+    r"((?:(?:a|an|any|some|the) )?[a-z-]+ )?in (?:his|her|their|its|the|one|both|each) "
+    r"(?:left |right |own )?(?:hands?|arms?|fingers)\b"
+)
+# "Sorry, did you say...", "what was it again": asked again on purpose; the frame says nothing.
+_RECALL = re.compile(
+    r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
+    r"remind me|(?:do|did) (?:you|u) think|sorry)\b"
+)
+_HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
+_RECALL_TRIGGERS = frozenset("say said mention mentioned told again remind think sorry".split())
 _WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
        "when": "when", "why": "why", "how": "how"}  # fmt: skip
 _REQUESTS = frozenset("describe tell explain name list show give say mention".split())
 # He and she stay apart ("what is he holding?" is not "what is she holding?").
 _PRONOUNS = {"she": "<she>", "her": "<she>", "hers": "<she>", "herself": "<she>",
-             "he": "<he>", "him": "<he>", "his": "<he>", "himself": "<he>"}  # fmt: skip
+             "he": "<he>", "him": "<he>", "his": "<he>", "himself": "<he>",
+             "they": "<they>", "them": "<they>", "their": "<they>", "themselves": "<they>"}  # fmt: skip
 
 
 @lru_cache(maxsize=16384)
@@ -165,6 +216,12 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     if not _REPHRASE_TRIGGERS.isdisjoint(words):
         for rx, repl in _REPHRASE:
             lower = rx.sub(repl, lower)
+        words = T.words(lower)
+    if not _HANDS_TRIGGERS.isdisjoint(words):
+        lower = _IN_HANDS.sub(r"hold \1", _HAVE_ON.sub(r"wear \1", lower))
+        words = T.words(lower)
+    if not _RECALL_TRIGGERS.isdisjoint(words):
+        lower = _RECALL.sub("", lower)
         words = T.words(lower)
     terms = set()
     for w in words:
@@ -196,6 +253,8 @@ _PERSON_ROLES = _stems(
     farmer soldier sailor fisherman dancer rider knight king queen priest monk nun worker peasant hunter
     merchant musician officer nurse teacher student waiter pianist player keeper guard servant maid cook
     baker shepherd ploughman warrior fighter traveller traveler pilgrim bride groom saint angel
+    skater skaters rider riders butcher butchers customer customers singer singers sailor sailors
+    fishermen workers soldiers dancers players musicians villagers peasants farmers hunters
     """
 )
 _ANIMAL_GENERIC = _stems("animal animals creature creatures beast beasts livestock")
@@ -207,11 +266,42 @@ _ANIMALS = _stems(
 )
 _WATER_GENERIC = _stems("water waters")
 _WATERS = _stems("sea river lake pond canal harbour harbor bay")
+# "he" and "she" stand for a person named another way earlier ("the woman" ... "is she indoors?")
+_MALE = _stems("man boy boys father grandfather king prince husband son brother monk priest gentleman")
+_FEMALE = _stems(
+    "woman girl girls mother grandmother queen princess wife daughter sister nun lady bride maid"
+)
+_FRUIT = _stems("fruit fruits")
+_FRUITS = _stems(
+    "apple apples pear pears lemon lemons orange oranges grape grapes peach peaches cherry "
+    "cherries plum plums fig figs banana bananas melon melons berries strawberries"
+)
+_BUILDING = _stems("building buildings")
+_BUILDINGS = _stems(
+    "house houses church churches tower towers castle castles cottage cottages barn barns "
+    "hut huts mill mills farmhouse palace temple chapel shed"
+)
+_HEAD = _stems("head heads headwear")
+_HEADWEAR = _stems(
+    "hat hats cap caps turban turbans helmet helmets bonnet bonnets hood hoods crown crowns "
+    "beret headscarf veil"
+)
+_GARMENTS = _stems(
+    "robe robes dress dresses coat coats jacket jackets shirt shirts trousers skirt skirts cloak cloaks "
+    "gown gowns suit suits apron aprons shoes boots scarf gloves sweater vest tunic"
+)
 _HYPERNYMS = (
     (_PERSON_GENERIC, _PERSON_KINDS | _PERSON_ROLES),
     (_PERSON_KINDS, _PERSON_ROLES),
     (_ANIMAL_GENERIC, _ANIMALS),
     (_WATER_GENERIC, _WATERS),
+    (frozenset({"<he>"}), _MALE | _PERSON_ROLES),
+    (frozenset({"<she>"}), _FEMALE | _PERSON_ROLES),
+    (frozenset({"<they>"}), _PERSON_GENERIC | _PERSON_KINDS | _PERSON_ROLES),
+    (_stems("wear"), _GARMENTS),
+    (_FRUIT, _FRUITS),
+    (_BUILDING, _BUILDINGS),
+    (_HEAD, _HEADWEAR),
 )
 
 
@@ -224,21 +314,27 @@ for _general, _specific in _HYPERNYMS:
         _RELATED[_s] = _RELATED.get(_s, frozenset()) | _general
 
 
+def _compound(a: str, b: str) -> bool:
+    """One term ends with the other, a word of its own ("tablecloth" / "cloth", "boathouse" / "house")."""
+    if len(a) < len(b):
+        a, b = b, a
+    return len(b) >= 4 and len(a) - len(b) >= 3 and a.endswith(b)
+
+
 def related(a: str, b: str) -> bool:
     """The same term, or one names the other at a more general level."""
-    return a == b or b in _RELATED.get(a, ())
+    return a == b or b in _RELATED.get(a, ()) or _compound(a, b)
 
 
 def soft_shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
     """Terms in common, counting a general word and a specific one it may stand for as one."""
     shared = mine & theirs
     n = len(shared)
-    candidates = [a for a in mine if a in _RELATED and a not in shared]
-    if not candidates:
+    if n == len(mine) or n == len(theirs):
         return n
     left = set(theirs - shared)
-    for a in candidates:
-        match = _RELATED[a] & left
+    for a in mine - shared:
+        match = _RELATED.get(a, frozenset()) & left or {b for b in left if _compound(a, b)}
         if match:
             left.discard(min(match))
             n += 1
@@ -266,12 +362,21 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
         return False
     shared = soft_shared(mine, theirs)
     union = len(mine) + len(theirs) - shared
+    # "how big is it?" and "what size is it?" ask the same way
+    kind, their_kind = _KIND.get(kind, kind), _KIND.get(their_kind, their_kind)
     if shared / union >= min_overlap and (union > 1 or kind == their_kind):
         # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
         # not "is there a dog?" then "what is the dog eating?")
         return True
     if kind != their_kind:
         return False
+    if shared == len(mine) >= 2:
+        # every term of the question was asked before, the same way ("is the sky cloudy?" after
+        # "is the sky clear or cloudy?")
+        return True
+    if shared and _RECALL_CUE.search(lower):
+        # asked again on purpose: "what was on the counter again?", "did you say there were dogs?"
+        return True
     if kind == "how many":
         # the same (or a more general) thing counted again, the rest only says where or doing what
         mine_n, their_n = counted(lower), counted(earlier_lower)
@@ -280,6 +385,13 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
             return not rest or not their_rest or soft_shared(rest, their_rest) > 0
     # an earlier question of two or more terms asked again with one detail added
     return len(theirs) >= 2 and shared == len(theirs) and len(mine) == shared + 1
+
+
+_KIND = {"how": "what"}
+_RECALL_CUE = re.compile(
+    r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
+    r"remind me)\b"
+)
 
 
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
