@@ -45,6 +45,7 @@ from server.dialog.machine import (
     pending_deadlines,
 )
 from server.qc.jobs import enqueue, qc_queue
+from server.script_batch import ScriptBatch
 from server.services import Services
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,8 @@ class DialogRuntime:
         self._stimuli: dict[str, Stimulus] = {}  # rows never change once imported
         self._qc_queue: Queue | None = None
         self._background: set[asyncio.Task[None]] = set()
-        self._commit = services.redis.register_script(COMMIT_LUA)
+        # concurrent messages' commits share a pipeline (see server/script_batch.py)
+        self._commit = ScriptBatch(services.redis, services.redis.register_script(COMMIT_LUA))
 
     # ------------------------------------------------------------------ start
 
