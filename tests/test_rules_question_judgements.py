@@ -67,3 +67,108 @@ def test_repeat_in_other_words(earlier: str, question: str) -> None:
 @pytest.mark.parametrize(("earlier", "question"), NEW)
 def test_new_question_is_not_a_repeat(earlier: str, question: str) -> None:
     assert not fires("repeated_question", question, (earlier,))
+
+
+ASKS_FEELINGS = [
+    "Does the low fog make the village feel lonely?",
+    "Do the broken windows remind you of anything?",
+    "Does the view over the valley take your breath away?",
+    "Would you like to live in that cottage?",
+    "Is the whole orchard gloomy?",
+    "Is this harbour scene relaxing?",
+    "Do you find the butcher's table gross?",
+    "Do you think the puppet is creepy?",
+    "Would you call the landscape serene?",
+    "Does the garden have a dreamy vibe?",
+    "What feeling does the market scene give off?",
+    "Was the painter lonely when he made it?",
+    "What did the artist want to say with the empty chair?",
+    "Is it a pretty picture?",
+    "How eerie is it?",
+    "Is the colour scheme pleasing to your eye?",
+    "Does the flooded street come across as bleak?",
+    "Tragic or romantic, overall?",
+    "Any good?",
+    "Is there a sense of dread in the room?",
+    "Out of ten, what would you give it?",
+    "Which opinion do you agree with?",
+]
+NOT_ASKS_FEELINGS = [
+    "Does the woman look sad or calm?",
+    "Do you think the boat is moving?",
+    "Would you describe the river as calm or fast?",
+    "Does the grey wall feel cold and rough?",
+    "How would you sum it up?",
+    "Is it evening for you?",
+    "Is the painting a large one?",
+    "Does the light give a sense of depth?",
+    "What does the man feel in his hands?",
+    "Is the pay good for you?",
+    "Nice.",
+    "Is the dog happy?",
+]
+
+
+@pytest.mark.parametrize("text", ASKS_FEELINGS)
+def test_asks_feelings_through_a_description_or_a_verdict(text: str) -> None:
+    assert fires("asks_feelings", text)
+
+
+@pytest.mark.parametrize("text", NOT_ASKS_FEELINGS)
+def test_content_questions_do_not_ask_feelings(text: str) -> None:
+    assert not fires("asks_feelings", text)
+
+
+GENERIC = [
+    "Hello there, nice to meet you! What's happening in the painting?",
+    "hey how r u? whats going on in the pic",
+    "Right, the cart is by the barn. Anything more to tell?",
+    "Describe whatever else you see.",
+    "Could you walk me through it?",
+    "Any further details you can add?",
+    "What's the first thing you notice?",
+    "Is there anything else going on?",
+    "Please carry on describing.",
+]
+NOT_GENERIC = [
+    "What else is in the sky?",
+    "Is there anything on the table?",
+    "What is he doing?",
+    "Who else is there?",
+    "What's on the left?",
+    "Does the painting have a lot of detail?",
+    "I see.",
+    "Hey, how's it going?",
+    "Is the dog black? What else?",
+    "Thanks, see you!",
+]
+
+
+@pytest.mark.parametrize("text", GENERIC)
+def test_generic_questions_wrapped_in_courtesy(text: str) -> None:
+    assert fires("generic_question", text)
+
+
+@pytest.mark.parametrize("text", NOT_GENERIC)
+def test_specific_questions_are_not_generic(text: str) -> None:
+    assert not fires("generic_question", text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wtf is that thing in the corner",
+        "r there any birds",
+        "whats the man holding",
+        "just tell me about the bridge",
+        "I'd be grateful if you could tell me about the bridge.",
+        "Kindly describe the boats.",
+    ],
+)
+def test_chat_style_questions_are_questions(text: str) -> None:
+    assert not fires("not_a_question", text)
+
+
+@pytest.mark.parametrize("text", ["What a mess of a painting.", "Tell you what, that sounds lovely.", "Okay."])
+def test_exclamations_are_not_questions(text: str) -> None:
+    assert fires("not_a_question", text)

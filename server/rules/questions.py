@@ -25,7 +25,24 @@ _FEELINGS = (
 _MOOD = (
     r"(?:sad|happy|scary|depressing|cheerful|joyful|gloomy|creepy|uplifting|frightening|disturbing|"
     r"melancholic|melancholy|heartbreaking|heartwarming|terrifying|horrifying|calming|relaxing|soothing|"
-    r"beautiful|ugly|pleasant|unpleasant|positive|negative|hopeful|hopeless|sorrowful|upsetting)"
+    r"beautiful|ugly|pleasant|unpleasant|positive|negative|hopeful|hopeless|sorrowful|upsetting|gross|"
+    r"disgusting)"
+)
+# Moods of a place or scene that are not verdicts on their own ("does the harbour feel safe?").
+_ATMOS = (
+    r"(?:dreary|homely|homey|cozy|cosy|safe|lonely|tense|dreamy|magical|serene|tranquil|"
+    r"ominous|menacing|threatening|sinister|festive|lively|joyous|sombre|somber|bleak|grim|idyllic|"
+    r"welcoming|inviting|hostile|oppressive|mysterious|romantic|peaceful|dramatic|gloomy|melancholic)"
+)
+# What a scene is made to feel: "does the wind make the sea feel wild?"
+_FELT = rf"(?:{_ATMOS}|calm|quiet|loud|wild|alive|violent|aggressive|chaotic|warm|cold)"
+# "warm and safe", "cold and dreary": a plain quality leading to a mood
+_PLAIN = r"(?:(?:warm|cold|dark|bright|grey|gray|still|soft|calm|quiet),? (?:and )?)?"
+# The scene named with a word before it ("this picnic scene", "the whole park").
+_SCENE = (
+    r"(?:(?:the|this|that) (?:whole |entire |overall )?(?:[\w-]+ )?(?:scene|painting|picture|"
+    r"image|artwork|still life|landscape|seascape|cityscape|setting|view|portrait)|"
+    r"the (?:whole|entire) [\w-]+)"
 )
 # Verdicts on the artwork itself (asked of "it", "the painting"...): taste, not content.
 _VERDICT = (
@@ -57,7 +74,8 @@ _ASKS_FEELINGS = re.compile(
             rf"\bmakes? {_YOU} (?:feel|think|want|smile|laugh|cry|{_FEELINGS})\b",
             rf"\b(?:does|did|would|will|could|can) {_ART} (?:make|leave) {_YOU}\b",
             r"\b(?:yo)?ur (?:\w+ )?(?:feelings?|emotions?|emotional|opinion|impression|reaction|thoughts|"
-            r"favorite|favourite|mood|take|view|personal|gut)\b",
+            r"favorite|favourite|mood|take|view|personal|gut|heart|taste|judgement|judgment|estimation|"
+            r"impressions)\b",
             rf"\b(?:in|from) {_YOU}r (?:opinion|view|perspective|eyes)\b",
             r"\bwhat (?:emotions?|feelings?|mood|vibes?|sense) (?:do|does|did|would|will|can|could) "
             rf"(?:{_YOU}|{_ART}) (?:feel|get|have|evoke|give|bring|trigger|stir|inspire|spark|create|awaken)"
@@ -70,17 +88,53 @@ _ASKS_FEELINGS = re.compile(
             r"\b(?:which|what) emotion (?:would|do|did|should|will)\b",
             r"\b(?:pick|choose|select) an? emotion\b",
             # "is the painting funny to you?" (the artwork, not someone in it, judged by the partner)
-            rf"\b(?:is|isn't|does|doesn't) {_ART} (?:look |seem |feel |sound )?(?:[\w-]+ ){{1,2}}"
+            rf"\b(?:is|isn't|does|doesn't) {_ART} (?:look |seem |feel |sound )?"
+            r"(?!(?:morning|evening|night|day|afternoon|late|early|daytime|nighttime)\b)(?:[\w-]+ ){1,2}"
             rf"(?:to|for) {_YOU}\b",
             rf"\b{_ART} (?:is|looks|seems|feels) (?:[\w-]+ ){{1,2}}(?:to|for) {_YOU}\b",
             # "do you think the painting is beautiful?", "don't you find it boring?"
-            rf"\b(?:do|did|would|don't|wouldn't) {_YOU} (?:think|find|consider|say|agree|feel)(?: that)? "
+            rf"\b(?:do|did|would|don't|wouldn't) {_YOU} (?:think|find|consider|say|agree|feel|"
+            r"reckon)(?: that)? "
             rf"{_ART}(?:'s| is| was| looks| seems| feels| would be)? (?:a |an )?{_DEGREE}{_VERDICT}\b",
             rf"\b(?:puts?|putting|gets?) {_YOU} in (?:a |the )?(?:[\w-]+ )?mood\b",
             rf"\b(?:appeals?|speaks?|resonates?|appealing) (?:to|with) {_YOU}\b",
             rf"\b(?:are|r) {_YOU} (?:a fan of|into|fond of|impressed by|moved by|touched by)\b",
             rf"\bhow (?:would|do|did|will) {_YOU} (?:rate|judge|grade|score)\b",
             rf"\bwhat (?:do|did|would) {_YOU} make of\b",
+            # a reaction put as a description: "does the storm take your breath away?"
+            rf"\b(?:takes?|took|taking) {_YOU}r breath away\b|\b(?:turns?|turning) {_YOU}r stomach\b|"
+            rf"\b(?:breaks?|breaking) {_YOU}r heart\b|\bremind(?:s|ed|ing)? {_YOU}\b",
+            rf"\b{_YOU}(?:'d| would) (?:want|like|love|hate|enjoy|prefer)\b",
+            rf"\bwould {_YOU} (?:like|love|want) to "
+            r"(?:be|live|visit|go|step|stand|walk|sit|stay|spend|join)\b",
+            rf"\bif {_YOU} could\b[^?]*\bwould {_YOU}\b",
+            rf"\b{_YOU}r (?:first )?impressions\b",
+            rf"\b(?:most|best|worst|[a-z]{{3,}}est) (?:[\w-]+ ){{0,3}}{_YOU}(?:'ve| have)? ever "
+            r"(?:seen|saw)\b",
+            # "do you find the mud gross?", "do you think the clown is scary?" (said of anything)
+            rf"\b(?:do|did|don't|would|wouldn't) {_YOU} (?:think|find|consider|say|call)(?: that)? "
+            rf"(?:the|this|that|these|those|it|they|them|he|she|him|her)\b(?: [\w'-]+){{0,4}}? "
+            rf"(?:(?:is|are|was|were|looks?|seems?) )?{_DEGREE}(?:{_STRICT}|gross|disgusting|revolting|"
+            r"beautiful|ugly|cute|creepy|boring)\b",
+            # the partner's reaction named another way
+            rf"\b(?:touch|touches|warm|warms|fill|fills|lift|lifts) {_YOU}r heart\b|"
+            rf"\b(?:strikes?|struck|striking) {_YOU}\b|\b(?:gross|grosses|freak|freaks|put|puts|turn|turns) "
+            rf"{_YOU} (?:out|off)\b",
+            rf"\b(?:feelings?|emotions?|impressions?) (?:are |is )?{_YOU}(?: are|'re| r)? (?:getting|get|"
+            r"got|having)\b|"
+            rf"\b(?:are|r) {_YOU} (?:enjoying|liking) (?:it|this|that|the (?:painting|picture|view|scene|"
+            r"art)|"
+            rf"looking|to look)\b|^(?:{_YOU}|so {_YOU}) (?:are )?(?:like|love|hate|"
+            r"enjoy|dislike|feeling)\b",
+            r"\b(?:does|do|did|is|would|will) (?:it|this|that|the [\w-]+(?: [\w-]+)?) (?:give|"
+            rf"giving) {_YOU}\b",
+            rf"\b(?:do|did) {_YOU} (?:personally|really|actually|honestly|even|also) (?:like|love|enjoy|"
+            r"hate)\b",
+            rf"\b(?:do|did|would) {_YOU} (?:agree|side) with\b|\bwhich (?:opinion|one)\b[^?]*\b(?:agree|"
+            r"side)\b",
+            rf"\b(?:leaves?|leaving|left) on {_YOU}\b",
+            rf"\bwould {_YOU} (?:call|describe) (?:it|this|that|{_SCENE}) (?:as )?(?:a |an )?"
+            rf"{_DEGREE}{_PLAIN}(?:{_VERDICT}|{_ATMOS})\b",
         ]
     )
 )
@@ -88,8 +142,41 @@ _ASKS_FEELINGS = re.compile(
 
 # Every pattern above addresses the partner or names an emotion or mood.
 _ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD) | frozenset(
-    "you u your ur yours mood emotion emotions feeling feelings vibe vibes tone sense".split()
+    "you u your ur yours you'd you've mood emotion emotions feeling feelings vibe vibes tone sense "
+    "impression impressions".split()
 )
+# Judgements of an artwork or scene that say nothing of what is in it (not a person's state:
+# "is the boy sad?" asks about the picture).
+_JUDGE_WORDS = (T.literal_words(_STRICT, _ATMOS) - {"to", "look", "at", "moving"}) | frozenset(
+    """
+    good bad nice great amazing wonderful awful terrible horrible boring impressive stunning gorgeous lovely
+    pretty powerful striking crap crappy rubbish garbage masterpiece dull cool awesome
+    fascinating romantic dramatic calming relaxing soothing moody depressing cheerful uplifting spooky epic
+    meh forgettable tasteful awkward grotesque ghoulish admirable inspiring pleasing pleasant unpleasant ugly
+    beautiful cute adorable funny gross disgusting revolting sweet magical ordinary elegant attractive
+    amateur tragic wistful nostalgic exciting thrilling nerve-wracking heartwarming heartbreaking majestic
+    """.split()
+)
+# Ways of putting a judgement to the partner: "for you", "would you say", "in your estimation".
+_JUDGE_FRAME = re.compile(
+    rf"\b(?:for|to) {_YOU}\b|\b(?:for|to) {_YOU}r (?:taste|eyes?|liking)\b|\baccording to {_YOU}\b|"
+    rf"\bin {_YOU}r (?:judge?ment|estimation|opinion|view|eyes|book)\b|\b(?:would|do|did) {_YOU} "
+    rf"(?:say|reckon|think|lean|side|rate|call)\b|^{_YOU} (?:think|reckon)\b|\b(?:comes?|came|"
+    r"coming) across\b|"
+    r"\bbe (?:honest|straight)\b|\b(?:tell me )?honestly\b"
+)
+# A whole message of judgements: "cheerful or gloomy, overall?", "any good?", "masterpiece or not?"
+_JUDGE_FILLER = frozenset(
+    "any or not more less a an bit so very really pretty quite rather overall is it it's this that one y n "
+    "yes no just too kind sort of the painting picture which way still at all".split()
+)
+
+
+# Without the everyday words of approval ("is the pay good for you?").
+_JUDGE_STRONG = _JUDGE_WORDS - {"good", "bad", "nice", "great", "cool", "sweet", "pretty"}
+_JUDGE = "(?:" + "|".join(sorted(_JUDGE_WORDS, key=len, reverse=True)) + ")"
+
+
 # Patterns without "you", each group tried only when one of its words is in the message (a long
 # alternation run on every question would cost more than all the other rules together).
 _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
@@ -152,8 +239,72 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
                     r"\b(?:artist|painter)'s (?:intention|intent|message|meaning|point|purpose|statement|"
                     r"feelings?|mood|emotions?|state of mind)\b",
                     r"\b(?:hidden|deeper|real|true|symbolic) (?:message|meaning)\b",
+                    # the painter's own feelings: "was the painter angry when he made it?"
+                    rf"\b(?:artist|painter)(?: was| is| felt| feels| must have been| must be)? {_DEGREE}"
+                    rf"{_FEELINGS}\b",
+                    r"\b(?:artist|painter) want (?:to|us|people|you)\b",
                 ]
             )
+        ),
+    ),
+    (
+        # the scene's mood made by what it shows: "does the fog make the harbour feel lonely?"
+        frozenset(
+            "make makes making made feel feels vibe feel mood atmosphere art whole scene life sense feeling "
+            "feelings emotion impression word sum ten 10 scale rate sofa couch wall gift present hang artist "
+            "painter".split()
+        ),
+        re.compile(
+            "|".join(
+                [
+                    r"\bmak(?:e|es|ing) (?:it|this|that|everything|(?:the|this|that) (?:[\w-]+ ){1,2}?)"
+                    rf"(?:(?:feel|seem|look) )?(?:like something|{_DEGREE}{_PLAIN}"
+                    rf"(?:{_MOOD}|{_FELT}|{_STRICT})\b)",
+                    r"\b(?:have|has|give|gives|giving|give off|gives off|create|creates) (?:a|an) "
+                    r"(?:[\w-]+,? ){1,2}(?:or (?:a |an )?[\w-]+ )?(?:vibe|feel|mood|atmosphere)\b",
+                    r"^(?:does|do|did|doesn't|don't) [^?]{1,80}? feels? (?:like (?:a |an )?(?:[\w-]+ )?dream|"
+                    rf"{_DEGREE}{_PLAIN}(?:{_MOOD}|{_ATMOS}|{_STRICT})\b)",
+                    rf"\b(?:is|isn't|was) {_SCENE}(?: overall)? {_DEGREE}{_PLAIN}(?:{_MOOD}|{_ATMOS})\b",
+                    r"\b(?:give|gives|giving|bring|brings|bringing|create|creates|evoke|evokes|convey|"
+                    r"conveys|"
+                    r"is there|there is|there's|have|has) (?:back )?(?:an? |any |the )?(?:[\w-]+ )?"
+                    r"(?:sense|feeling|feelings|mood|air) of\b(?! (?:depth|scale|space|movement|distance|"
+                    r"size|"
+                    r"motion|perspective|height|speed|proportion|direction|balance|order|light|time)\b)",
+                    r"\b(?:mood|feeling|vibe|vibes|atmosphere|emotion|impression)\b[^?]{0,40}\b(?:giving off|"
+                    r"give off|gives off|leave on|leaves on|leaving on)\b",
+                    r"\b(?:one|which|what|an?) (?:emotion|feeling|word)\b[^?]{0,30}\b(?:suits?|fits?|"
+                    r"sums? up)|"
+                    r"\bsum (?:it|this|the (?:painting|picture|scene)) up in (?:one|a) (?:emotion|feeling|"
+                    r"word)\b",
+                    r"\bout of (?:ten|10)\b|\bon a scale\b|\brate (?:it|this|the (?:painting|picture))\b",
+                    r"\b(?:look good|look nice|fit) (?:over|above|in|on) (?:a|my|your|the) (?:sofa|couch|"
+                    r"wall|"
+                    r"living room|bedroom|house|home)\b|\bas a (?:gift|present)\b|\bhappy to hang\b",
+                    r"\b(?:artist|painter)(?: \w+){0,3}? (?:trying|tried|tries|wanting|wanted|meant|means|"
+                    r"intended|"
+                    r"hoping|aiming|attempting) to\b|\b(?:artist|painter)(?: is| was)? (?:telling|saying|"
+                    r"warning|"
+                    r"making a point)\b|\b(?:artist|painter) (?:felt|feel|feels)\b",
+                    r"\b(?:counts?|count) as (?:real |proper |actual )?art\b|"
+                    r"\bsupposed to be (?:real |proper )?art\b",
+                    r"\bwhat (?:kind |sort |type )?(?:of )?(?:emotions?|feelings?|mood|vibes?|atmosphere) "
+                    r"(?:do|does|did|would|will|can|could) (?:the|this|that) (?:[\w-]+ ){1,3}?"
+                    r"(?:evoke|give off|give|create|radiate|stir|inspire|spark|awaken|trigger|bring out)\b"
+                    r"(?! (?:in|on|to) the (?!viewer))",
+                ]
+            )
+        ),
+    ),
+    (
+        # "is it a pretty picture?", "how eerie is it?"
+        _JUDGE_WORDS | T.literal_words(_MOOD),
+        re.compile(
+            r"\b(?:is|isn't|was) (?:it|this|that) (?:an? |one of those )?(?:[\w-]+,? )?"
+            rf"{_JUDGE}(?:,? [\w-]+)? (?:kind of |sort of |type of )?(?:painting|picture|photo|image|"
+            r"artwork|piece|canvas|one)s?\b"
+            rf"|\bhow {_DEGREE}(?:{_STRICT}|{_ATMOS}|{_MOOD}) (?:is|was|would|does) "
+            r"(?:it|this|that|the (?:painting|picture|scene|image|artwork))\b"
         ),
     ),
     (
@@ -167,6 +318,15 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
 ]
 
 
+def _only_judgements(words: list[str]) -> bool:
+    return (
+        len(words) <= 8
+        and len(set(words)) > 1
+        and not _JUDGE_WORDS.isdisjoint(words)
+        and all(w in _JUDGE_WORDS or w in _JUDGE_FILLER for w in words)
+    )
+
+
 class AsksFeelingsConfig(LearnedRuleConfig):
     severity: Severity = "hard"
 
@@ -174,6 +334,10 @@ class AsksFeelingsConfig(LearnedRuleConfig):
 def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
     words = ctx.wordset
     if not words.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and _ASKS_FEELINGS.search(ctx.lower):
+        return True
+    if not words.isdisjoint(_JUDGE_STRONG) and _JUDGE_FRAME.search(ctx.lower):
+        return True
+    if "?" in ctx.text and _only_judgements(ctx.words):
         return True
     return any(not words.isdisjoint(triggers) and rx.search(ctx.lower) for triggers, rx in _WITHOUT_YOU)
 
@@ -273,10 +437,71 @@ def generic_form(lower: str) -> str:
     return _IMG.sub("IMG", core).strip()
 
 
+# Words of a question that asks for more without naming anything ("anything else worth knowing?",
+# "walk me through it", "what's the first thing you notice?"); a question made only of these, the
+# stopwords and chat courtesy is generic.
+_GENERIC_CUES = frozenset(
+    """
+    describe describing description tell telling say more else rest everything anything something things
+    stuff details detail elements element items objects features going happening happens show showing shows
+    see seeing notice spot missing missed miss remaining further continue carry keep elaborate expand
+    overview summary story deal fill walk talk paint spill nutshell besides apart whatever
+    """.split()
+)
+_GENERIC_VOCAB = _GENERIC_CUES | frozenset(
+    """
+    thing object item whole general overall main important interesting first next add share sense
+    idea words sentences sentence few bit little visible left-out catches catch eye stand stands break
+    drawn draw depict depicts depicting broadly terms scratch beginning start full fuller picture own
+    know knowing worth ought asked ask help helps picture type blind person someone never laid eyes
+    front standing imagine round things off told heard yet far already once again now
+    """.split()
+)
+_SOCIAL = frozenset(
+    """
+    hi hii hiii hello hey hiya nice meet how are r u doing okay ok good great thanks thank right so hmm well
+    alright cool understood got i see lol again yes yeah helpful start vivid thorough please pls plz kindly
+    mind would could can wat whats wats pic whole lot struggling lost bit mind's grateful fine go
+    """.split()
+)
+# Words that point at something specific: a person, a place in the picture, a count.
+_SPECIFIC = frozenset(
+    """
+    who whom whose where when why which he she him her his hers they them their many above below under
+    beneath behind beside near left right middle center centre corner top bottom background foreground
+    sky how's lot lots
+    """.split()
+)
+# Openers of a request that has no question word ("anything else?", "walk me through it").
+_REQUEST_OPENERS = frozenset("anything something any more other and next still spill".split())
+_SENTENCES = re.compile(r"[^.!?;:]+[.!?;:]*")
+_ALLOWED = T.STOPWORDS | _GENERIC_VOCAB | _SOCIAL
+
+
+def _asks_for_anything(sentence: str) -> bool:
+    words = T.words(_LEAD_IN.sub("", sentence))
+    return (
+        0 < len(words) <= 20
+        and (sentence.endswith("?") or words[0] in INTERROGATIVES or words[0] in _REQUEST_OPENERS)
+        and not _GENERIC_CUES.isdisjoint(words)
+        and _SPECIFIC.isdisjoint(words)
+        and all(w in _ALLOWED for w in words)
+    )
+
+
 def detect_generic_question(ctx: Context, cfg: GenericQuestionConfig) -> bool:
-    if len(ctx.words) > 14:
+    if len(ctx.words) <= 14 and _GENERIC.match(generic_form(ctx.lower)):
+        return True
+    if _GENERIC_CUES.isdisjoint(ctx.wordset) or len(ctx.words) > 40:
         return False
-    return bool(_GENERIC.match(generic_form(ctx.lower)))
+    # the last sentence asks for anything more; what comes before is courtesy or an acknowledgement
+    sentences = [x.strip() for x in _SENTENCES.findall(ctx.lower) if any(c.isalnum() for c in x)]
+    if not sentences or not _asks_for_anything(sentences[-1]):
+        return False
+    return all(
+        not x.endswith("?") or all(w in _SOCIAL or w in T.STOPWORDS for w in T.words(x))
+        for x in sentences[:-1]
+    )
 
 
 # A question either carries '?' or starts one of its clauses with a question word or a request.
@@ -287,17 +512,22 @@ INTERROGATIVES = frozenset(
     wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
     list mention say give please pls plz let share elaborate
     wat wut wht whr wher hw continue walk paint keep go summarize summarise sum sketch talk run fill break
+    wtf wth whats wats wot wots whos hows wheres whr r carry
     """.split()
 )
 _CLAUSE_START = re.compile(
-    r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)([a-z']+)(?= ([a-z']+)|)"
+    r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)(?:(?:just|kindly|simply)\s+)*"
+    r"([a-z']+)(?= ([a-z']+)|)"
 )
+# "what a mess", "tell you what": exclamations and idioms, not questions
+_NOT_ASKING = frozenset({("what", "a"), ("what", "an"), ("tell", "you")})
 # "have" asks only when a subject follows ("have you...", "has the dog..."), unlike "have a nice day".
 _HAVE_SUBJECTS = frozenset("you u they we he she it i there any the his her their its".split())
 _REQUEST = re.compile(
     r"\b(?:i(?:'d| would) (?:like|love) (?:to (?:know|hear)|an? (?:description|idea|overview|summary))|"
     r"i (?:want|wish) to know|i(?:'m| am)? wondering|i wonder|i(?:'m| am) curious|i was wondering|"
-    r"can you tell|could you tell)\b(?! about (?:that|it|this)\b)"
+    r"can you tell|could you tell|if (?:you|u) (?:could|would|can)|would (?:you|u) mind|"
+    r"i(?:'d| would) be grateful)\b(?! about (?:that|it|this)\b)"
 )
 
 
@@ -324,6 +554,8 @@ def is_question(ctx: Context) -> bool:
         return True
     for m in _CLAUSE_START.finditer(lower):
         first, second = m.group(1), m.group(2)
+        if (first, second) in _NOT_ASKING:
+            continue
         if first in INTERROGATIVES or (first in ("have", "has", "had") and second in _HAVE_SUBJECTS):
             return True
     return False
