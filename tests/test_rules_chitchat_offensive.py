@@ -113,3 +113,88 @@ def test_colours_and_animals_are_hidden_from_the_model() -> None:
     masked = offensive.model_input("a white pig and a cow about to die")
     assert "white" not in masked and "pig" not in masked and "die" not in masked
     assert offensive.model_scores(["white"])[0] < 0.5
+
+
+OFF_TOPIC = [
+    # what the worker did once, always wanted, never saw
+    ("answerer", "Yes, a harbour. I grew up in a fishing town myself."),
+    ("answerer", "A tram. We used to take one to school every day."),
+    ("questioner", "I've always wanted to visit Lisbon, is this Lisbon?"),
+    ("answerer", "A glacier. I have never seen a real glacier."),
+    ("answerer", "Two kites. When I was little I flew kites with my uncle."),
+    ("answerer", "A red barn, it reminds me of my grandparents' place."),
+    ("answerer", "Snowy fields. We went skiing there last winter."),
+    ("answerer", "Three geese. We had a goose that used to chase me, I miss her."),
+    # the weather and the time where the worker is
+    ("answerer", "Grey clouds. It's raining here too right now."),
+    ("answerer", "A dark street. It's nearly one in the morning here."),
+    ("answerer", "Palm trees, like the ones where I live."),
+    ("answerer", "A lamp post. The power went out here twice this week."),
+    # what the worker is doing or feeling now
+    ("answerer", "A kettle. I'm drinking tea myself right now."),
+    ("answerer", "Some bread. I'm starving, honestly."),
+    ("answerer", "A cart. Sorry, my cat just knocked over my cup."),
+    ("answerer", "Two chairs. I haven't had breakfast yet."),
+    ("answerer", "A fiddle. One sec, someone is at the door."),
+    ("answerer", "A plate of fish. I'm vegetarian actually."),
+    ("answerer", "A bridge. My headphones keep cutting out."),
+    # the task
+    ("questioner", "How many of these chats have you done today?"),
+    ("questioner", "My last partner never answered, are you there?"),
+    ("answerer", "A cow. Only three more rounds and we're done."),
+    ("questioner", "Is the pay on these any good?"),
+    ("questioner", "Do we get paid more for longer answers?"),
+    # the partner's life
+    ("questioner", "Do you have any pets at home?"),
+    ("questioner", "Did you grow up near the sea?"),
+    ("questioner", "Is your city as foggy as this one?"),
+    ("questioner", "Which country are you from?"),
+    ("questioner", "What are you having for dinner tonight?"),
+]
+OFF_TOPIC_NOT = [
+    ("answerer", "The boy in the picture is eating his lunch."),
+    ("questioner", "What is the family having for dinner?"),
+    ("questioner", "Are the workers being paid?"),
+    ("questioner", "Which country might the harbour be in?"),
+    ("answerer", "On my screen the sky looks almost green."),
+    ("answerer", "Orange where the light hits and blue in the shade."),
+    ("answerer", "It is raining in the painting, the street is wet."),
+    ("answerer", "A woman is walking her dog by the river."),
+    ("answerer", "In my opinion the sea is the best part."),
+    ("questioner", "Do you see any boats on the water?"),
+    ("questioner", "Is it night in the picture?"),
+    ("answerer", "A soldier is writing a letter home."),
+    ("answerer", "The children are on their way to school."),
+    ("questioner", "Hey, how's your day going? Is there a dog?"),
+]
+GREETING = [
+    ("answerer", "A blue jug on the shelf. Gotta run now, cya"),
+    ("answerer", "Green hills. Good luck with the rest of your tasks!"),
+    ("answerer", "A mill by the stream. Cheers, great chatting with you!"),
+    ("questioner", "Hi, how's your day going?"),
+]
+GREETING_NOT = [
+    ("answerer", "The woman is waving goodbye to a ship."),
+    ("answerer", "A horseshoe hangs over the door for good luck."),
+    ("questioner", "Is the man working with anyone?"),
+]
+
+
+@pytest.mark.parametrize(("role", "text"), OFF_TOPIC)
+def test_off_topic_catches(role: str, text: str) -> None:
+    assert detects("off_topic", text, role)
+
+
+@pytest.mark.parametrize(("role", "text"), OFF_TOPIC_NOT)
+def test_off_topic_passes(role: str, text: str) -> None:
+    assert not detects("off_topic", text, role)
+
+
+@pytest.mark.parametrize(("role", "text"), GREETING)
+def test_greeting_catches(role: str, text: str) -> None:
+    assert detects("greeting", text, role)
+
+
+@pytest.mark.parametrize(("role", "text"), GREETING_NOT)
+def test_greeting_passes(role: str, text: str) -> None:
+    assert not detects("greeting", text, role)

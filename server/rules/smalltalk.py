@@ -28,7 +28,8 @@ _GREETING_START = re.compile(
     rf"^(?:{_SALUTATIONS}"
     r"|good (?:morning|afternoon|evening|day)"
     r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner))"
-    r"|(?:morning|evening)(?=\s*[!.]*$))(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|again))?\b(?![\-'])"
+    r"|(?:morning|evening)(?=\s*[!.]*$))(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|"
+    r"again))?\b(?![\-'])"
 )
 _SMALLTALK = re.compile(
     "|".join(
@@ -37,6 +38,7 @@ _SMALLTALK = re.compile(
             r"\s*(?:[?!.,;]|$)",
             r"\bhow(?:'s| is| are) (?:it going|things|everything|life|you doing)\b",
             rf"\bhow (?:have|ve) {_YOU} been\b",
+            r"\bhow(?:'s| is) (?:your|ur) day(?: going| been)?\s*(?:so far\s*)?(?:[?!.,;]|$)",
             r"\bwhat'?s up\b",
             r"\b(?:nice|good|pleased|glad|great) to (?:meet|chat with|talk to|work with|see) (?:you|u|ya)\b",
             r"\bhope (?:you|u)(?:'re| are)? (?:doing )?(?:well|good|fine|ok|okay)\b",
@@ -45,7 +47,11 @@ _SMALLTALK = re.compile(
             r"(?! (?:at|with|in|to|for|on)\b)",
             rf"^(?:and|how about|what about) {_YOU}\s*\??$",
             rf"\b(?:good ?bye|bye(?: bye)?|see {_YOU}(?: later| around| soon)?|"
-            r"take care|farewell|cheers)\s*[!.]*$",
+            r"take care|farewell|cheers|cya|see ya|ttyl|later(?:s)?|laters|bye for now)\s*[!.]*$",
+            r"\b(?:nice|great|good|fun|lovely|a pleasure) (?:chatting|talking|working|playing) "
+            r"with (?:you|u)\b",
+            r"\b(?<!for )(?<!of )good luck(?: with| on| for)?(?: the| your)?(?: rest| next| other)?"
+            r"(?: of)?(?: the| your)?(?: \w+)?\s*[!.]*$",
             r"\bhave a (?:good|nice|great|lovely|wonderful) (?:day|one|evening|night|weekend)\b",
         ]
     )
@@ -70,7 +76,7 @@ class OffTopicConfig(LearnedRuleConfig):
 _SMALLTALK_TRIGGERS = frozenset(
     """
     how how's what's whats up meet chat talk work see hope fine good great ok okay well doing and about
-    goodbye bye care farewell cheers have been
+    goodbye bye care farewell cheers have been cya ya ttyl later laters nice great fun lovely pleasure luck
     """.split()
 )
 _THANKS_FOR = re.compile(
@@ -137,7 +143,8 @@ _OFF_TOPIC = re.compile(
         [
             # the weather around the workers
             rf"\b(?:weather|it'?s?|it is) (?:\w+ ){{0,3}}(?:nice|great|good|bad|terrible|awful|hot|cold|"
-            rf"warm|sunny|rainy|raining|snowing|cloudy|windy|freezing|humid|lovely)\b.{{0,30}}\b{_HERE_AND_NOW}",
+            rf"warm|sunny|rainy|raining|snowing|cloudy|windy|freezing|humid|"
+            rf"lovely)\b.{{0,30}}\b{_HERE_AND_NOW}",
             rf"\b(?:how(?:'s| is| was) (?:the )?weather|what(?:'s| is) the weather like) "
             rf"(?:where|over there|today|at your|in your|for {_YOU})",
             r"\bweather (?:is|was|has been) (?:so |really |very )?"
@@ -150,7 +157,6 @@ _OFF_TOPIC = re.compile(
             r"\bi live (?:in|near)\b",
             rf"\bwhat time is it (?:there|for {_YOU}|where {_YOU})",
             # payment and the task itself
-            r"\b(?:get|getting|got|be|being) paid\b",
             r"\b(?:payment|bonus|mturk|m-turk|turker|turkers|requester|hourly rate|qualification)\b",
             r"\b(?:these|those) (?:hits|tasks|surveys)\b",
             r"\b(?:this|that|next|another|first|last|my|your|the) (?:hit|hits|task|survey)\b"
@@ -170,7 +176,8 @@ _OFF_TOPIC = re.compile(
             rf"\bwhat(?:'s| is) {_YOU}r (?:name|job|age)\b",
             rf"\b(?:are|r) {_YOU} (?:a student|married|male or female|a man or a woman|working)\b",
             rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
-            r"\b(?:my|your) (?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
+            r"\b(?<!how's )(?<!how is )(?:my|your) (?:day|weekend|boss|kids|wife|husband|dinner|lunch|"
+            r"breakfast)\b",
             # the worker's own family and pets ("my daughter does ballet too", "our dog")
             r"\b(?:my|our) (?:(?:little|older|younger|big|baby|late|dear) )?(?:daughters?|sons?|children|"
             r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
@@ -228,6 +235,154 @@ _CHITCHAT_TRIGGERS = frozenset(
 )
 
 
+# Asides about the worker's own life and questions about the partner's, added after batches 5 and 6:
+# what the worker did once ("I grew up on a farm", "when I was a kid", "reminds me of my trip"),
+# is doing now ("I'm making soup right now", "sorry, my kid just woke up", "haven't had lunch"),
+# their home, devices and food, the task (dialogs, partners, rounds, the pay), and the same asked
+# of the partner ("do you have pets?", "is your city rainy?", "did you grow up near the sea?").
+# Each group is tried only when one of its own words is in the message, so that a message pays
+# for the few groups it could match.
+_LIFE_NOUN = (
+    r"trip|holidays?|vacation|house|flat|apartment|home|street|school|garden|car|job|work|office|"
+    r"city|town|village|country|neighbou?rhood|headphones|screen|internet|connection|wifi|signal|"
+    r"browser|mouse|coffee|tea|plants?|heating|rent|roommate|flatmate|partner (?:is|was|has)|"
+    r"own (?:dinner|lunch|food|kids?|dog|cat|house)|first language|native language|english|accent"
+)
+_LIFE_GROUPS = [
+    (
+        # what the worker did once, always wanted, never saw
+        "grew used went visited once lived born spent been travelled traveled got wanted dreamed dreamt "
+        "meant never",
+        r"\b(?:i|we)(?: have| had|'ve|'d)?(?: also| once| actually| even)? "
+        r"(?:grew up|used to|went to|visited|once \w+|lived|was born|spent (?:a|my|our|the|last|two)|"
+        r"been to|travell?ed to|got back from|just got back)\b"
+        r"|\b(?:i|we)(?: have| had|'ve|'d) (?:always )?(?:wanted|dreamed|dreamt|meant) to "
+        r"(?:go|see|visit|travel|live|try)\b"
+        r"|\b(?:i|i've|i have) (?:never|not) (?:\w+ )?(?:seen|been to|visited) (?:\w+ )?(?:snow|the sea|"
+        r"a real|a volcano|the ocean|the mountains|mountains|a live|one in real life|in real life)\b",
+    ),
+    (
+        # childhood
+        "when kid child teenager student",
+        r"\bwhen i was (?:a |little|young|small|younger|at school|\d+)"
+        r"|\bas a (?:kid|child|teenager|student),? (?:i|we)\b",
+    ),
+    (
+        # the painting reminds the worker of their own life
+        "reminds remind remember me",
+        r"\breminds? me (?:of )?(?:my|our|when|that i|i need|i have|of the time)\b"
+        r"|\bremember when (?:i|we)\b|\b(?:a bit |just )?like me (?:when|watching|at|in|on|after|every)\b",
+    ),
+    (
+        # the worker's own days: last summer, yesterday, next week
+        "last next yesterday tomorrow",
+        r"\blast (?:year|summer|winter|week|month|weekend|night|christmas) (?:i|we)\b"
+        r"|\b(?:i|we)\b[^.?!]{0,50}\b(?:last|this past|next) (?:year|summer|winter|spring|autumn|weekend|"
+        r"month|week|christmas|night)\b|\b(?:i|we)\b[^.?!]{0,50}\b(?:yesterday|tomorrow)\b",
+    ),
+    (
+        # the worker's pets and home
+        "cat cats dog dogs pet pets puppy kitten horse horses farm garden house flat print poster miss",
+        r"\b(?:i|we)(?: have| had|'ve got|'ve| have got| own| owned| used to have) (?:a|an|two|three|some) "
+        r"(?:\w+ )?(?:cats?|dogs?|pets?|puppy|kitten|horses?|farm|garden|house|flat|print|poster)\b"
+        r"|\bi (?:really |still )?miss (?:her|him|them|going|living|being|having|my|our|home|that place)\b",
+    ),
+    (
+        # the weather and the time where the worker is
+        "here power me where home",
+        r"\b(?:sunset|sunrise|storm\w*|rain\w*|snow\w*|sunny|dark|night|evening|morning|foggy|windy|"
+        r"cloudy|thunder\w*) (?:\w+ )?here (?:too|as well|also|now|today|tonight|right now)\b"
+        r"|\bthe power (?:went|is|was|keeps going) (?:out|off)\b"
+        r"|\b(?:it's|it is|its) (?:nearly |almost |already |just |past |after |getting )?(?:\w+ )?"
+        r"(?:midnight|noon|dark|late|early|morning|evening|night|afternoon|lunchtime|dinnertime|bedtime|"
+        r"\d+(?: ?[ap]m)?|\w+ (?:am|pm|o'clock|in the (?:morning|evening|afternoon|night)|at night)) "
+        r"(?:here|for me|where i)\b"
+        r"|\bwhere i (?:live|am|grew up|come from|work|sit|'m sitting)\b|\bback home\b",
+    ),
+    (
+        # meals
+        "dinner lunch breakfast supper food",
+        r"\b(?:you|u|i|we)(?:'re|'m| are| am| were| was)? (?:having|have|had|eat|eating|ate|cook|cooking|"
+        r"make|making|get|getting)(?: \w+)? for (?:dinner|lunch|breakfast|supper)\b"
+        r"|\b(?:haven't|have not|didn't|did not) (?:had|have|eaten|eat) (?:my |any )?(?:lunch|dinner|"
+        r"breakfast|food)\b",
+    ),
+    (
+        # what the worker is doing at the moment
+        "now moment",
+        r"\b(?:i'm|i am|we're|we are) (?:\w+ )?(?:\w+ )?(?:right now|at the moment)\b(?<!see right now)",
+    ),
+    (
+        # the worker's state, whereabouts and occupation
+        "starving exhausted knackered distracted stressed sick ill busy work home train bus break lunch "
+        "cafe café kitchen office pyjamas bed car library eating drinking cooking making having listening "
+        "studying watching working woke got came sleep wait had cold headache fever migraine vegetarian "
+        "vegan nurse teacher student doctor programmer engineer mum mom dad mother father grandmother "
+        "grandfather native owl person",
+        r"\b(?:i'm|i am) (?:so |really |a bit |kind of |pretty |very )?(?:starving|exhausted|knackered|"
+        r"distracted|stressed|sick|ill|busy|at work|at home|on (?:a|the|my) (?:train|bus|break|lunch)|"
+        r"in (?:a|the|my) (?:caf[eé]|kitchen|office|pyjamas|bed|car|library)|"
+        r"(?:eating|drinking|cooking|making|having|listening|studying|watching|working) )"
+        r"|\b(?:i|we) (?:just )?(?:woke up|got up|got home|came home|had (?:pasta|pizza|lunch|dinner|"
+        r"breakfast|soup|a (?:long|busy|bad|good) day))\b|\bi (?:can't|cannot) (?:sleep|wait for the)\b"
+        r"|\b(?:i've|i have) (?:got )?a (?:cold|headache|fever|migraine)\b"
+        r"|\b(?:i'm|i am) (?:a |an )?(?:vegetarian|vegan|nurse|teacher|student|doctor|programmer|"
+        r"engineer|mum|mom|dad|mother|father|grandmother|grandfather|native|night owl|morning person)\b",
+    ),
+    (
+        # excuses for a pause
+        "sorry apologies sec second moment minute bear",
+        r"\b(?:sorry|apologies),? (?:i'm|i am|i was|for being|my|i had to|if i'm) (?:so |a bit |being )?"
+        r"(?:slow|late|away|afk|busy|in the|distracted|\w+ (?:just|is|was))"
+        r"|\b(?:one|a|just a) (?:sec|second|moment|minute)(?:,|\.|!|$| please)|\bbear with me\b",
+    ),
+    (
+        # the worker's and the partner's home, devices and language
+        "trip holiday holidays vacation house flat apartment home street school garden car job work office "
+        "city town village country neighbourhood neighborhood headphones screen internet connection wifi "
+        "signal browser mouse coffee tea plant plants heating rent roommate flatmate partner own first "
+        "native english accent",
+        rf"(?<!on )(?<!in )\b(?:my|our|your|ur) (?:{_LIFE_NOUN})\b"
+        r"(?! (?:in|of) (?:the|this) (?:painting|picture|image|scene))",
+    ),
+    (
+        # the task: dialogs, partners, rounds, instructions, ratings, the pay, how many done today
+        "chat chats dialog dialogs dialogue dialogues conversation conversations partner partners "
+        "instructions matched questioner answerer submit rounds round rating pay pays paying paid hits "
+        "today tonight far week",
+        r"\b(?:these|this|my|your|our|other|the last|a|many|more|first|long) (?:chats?|dialog(?:ue)?s?|"
+        r"conversations?)\b(?! (?:in|between) the)"
+        r"|\b(?:last|previous|other|next|new|first|same) partners?\b|\bpartners? (?:i|we) (?:had|get|got)\b"
+        r"|\b(?:the|these) instructions\b|\b(?:get|got|getting) matched\b|\bmatched with\b"
+        r"|\b(?:the|next|a) (?:questioner|answerer) (?:next|role|this)\b|\bjust submit\b"
+        r"|\b(?:\d+|ten|five|few|two|three|four|all) (?:more )?rounds\b(?! of)|\brounds? (?:left|to go)\b"
+        r"|\b(?:a |good |bad )?rating\b(?! of)"
+        r"|\b(?:the|this|that|my|your|our|their) pay\b(?! (?:attention|for the|at the))|\bpay (?:rate|out)\b"
+        r"|\bpays? (?:you|us|me|per)\b|\b(?:paying|paid) (?:you|us|me|per|extra)\b"
+        r"|\b(?:we|you|u|i|me|us|both)(?: \w+){0,2} (?:get|getting|got|be|being) paid\b"
+        rf"|\b(?:have|did) {_YOU} (?:done|do|finished|completed)\b[^.?!]{{0,20}}\b(?:today|so far|tonight|"
+        r"this week)\b|\b(?:these|those|many|more|some|other|few|your|my) (?:art |image |painting )?hits\b"
+        r"(?! (?:the|a|an|his|her|its|their|him|them|it|and|against)\b)",
+    ),
+    (
+        # the partner's life asked about
+        "you u",
+        rf"\b(?:do|did|have|are|were|will|would|can) {_YOU} (?:ever |also |usually |still |even )?"
+        r"(?:grow up|live|lived|work|worked|travel|speak (?:any )?other|support|drive|cook|"
+        r"go (?:out|skiing|skating|to (?:school|work|the gym|university|college|concerts?|museums?))|"
+        r"been to|eaten|eat|drink|drinking|eating|going out|doing anything|doing this from|"
+        r"have (?:a |any )?(?:pets?|kids|children|brothers|sisters|siblings|a car|a job|a family|"
+        r"breakfast|lunch|dinner|plans)|got a (?:pet|dog|cat|job)|at (?:home|work|school|university)|"
+        r"a (?:student|native|city person|morning person)|new to (?:this|these)|from (?:around|here)|"
+        r"stuck at home|seen (?:the|any) (?:real|good|game|match|films?|movies?|news)|ever seen a real|"
+        r"travel much|like (?:sports|football|music|cooking)|listen(?:ing)? to)\b"
+        rf"|\b(?:where|when|which) (?:are|r|do|did) {_YOU} (?:right now|at|from|grow up|learn|go)\b"
+        rf"|\bwhich (?:country|city|team|browser|language|football team) (?:are|do|did) {_YOU}\b",
+    ),
+]
+_LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
+
+
 # Every _OFF_TOPIC pattern needs one of these words.
 _OFF_TOPIC_TRIGGERS = frozenset(
     """
@@ -248,6 +403,8 @@ _OFF_TOPIC_TRIGGERS = frozenset(
 def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
     words, lower = ctx.wordset, ctx.lower
     if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and _OFF_TOPIC.search(lower):
+        return True
+    if any(not words.isdisjoint(group) and pattern.search(lower) for group, pattern in _LIFE):
         return True
     return not words.isdisjoint(_CHITCHAT_TRIGGERS) and bool(_CHITCHAT.search(lower))
 
