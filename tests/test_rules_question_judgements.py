@@ -169,6 +169,62 @@ def test_chat_style_questions_are_questions(text: str) -> None:
     assert not fires("not_a_question", text)
 
 
-@pytest.mark.parametrize("text", ["What a mess of a painting.", "Tell you what, that sounds lovely.", "Okay."])
+@pytest.mark.parametrize(
+    "text", ["What a mess of a painting.", "Tell you what, that sounds lovely.", "Okay."]
+)
 def test_exclamations_are_not_questions(text: str) -> None:
     assert fires("not_a_question", text)
+
+
+IMPOSES = [
+    "A small red boat by the jetty, such a charming, cosy detail.",
+    "Three dogs asleep by the stove, so adorable.",
+    "The butcher's block is covered in blood, honestly revolting to look at.",
+    "Dark clouds over the moor. Absolutely chilling and bleak.",
+    "Grey cliffs. Stunning.",
+    "The dead birds on the table, it sickens me.",
+    "Two children waving from the bridge, it breaks my heart.",
+    "A lighthouse on the rocks, the loneliest thing I've ever seen.",
+    "The kitchen feels warm and inviting.",
+    "What a gorgeous little garden.",
+    "Gorgeous colours, ochre and deep blue.",
+    "The storm at sea is terrifying, waves over the deck.",
+    "I find the dancing couple delightful.",
+    "The whole thing is a masterpiece.",
+    "There's a sense of loss in the empty room.",
+    "The fog makes it moody and a bit sad.",
+    "Yes, a hat.",
+    "Bread I think.",
+]
+NOT_IMPOSES = [
+    "The old woman looks a bit sad, her mouth turns down.",
+    "The clown has a painted smile and big shoes.",
+    "The water is moving fast under the bridge.",
+    "The pay here is terrible.",
+    "Crap, I forgot to say the boat is red.",
+    "It's hard to see details on my small screen.",
+    "He looks tired and a bit lonely, sitting on the step.",
+    "The painter used a sense of depth with the long road.",
+    "Yes, with two red sails and a flag.",
+    "No, there are three boats and a small rowing boat.",
+]
+
+
+@pytest.mark.parametrize("text", IMPOSES[:-2])
+def test_judgements_in_everyday_words_impose_emotion(text: str) -> None:
+    assert fires("imposes_emotion", text)
+
+
+@pytest.mark.parametrize("text", NOT_IMPOSES)
+def test_descriptions_do_not_impose_emotion(text: str) -> None:
+    assert not fires("imposes_emotion", text)
+
+
+@pytest.mark.parametrize("text", IMPOSES[-2:])
+def test_one_thing_named_after_yes_or_before_a_hedge_is_short(text: str) -> None:
+    assert fires("short_answer", text)
+
+
+@pytest.mark.parametrize("text", NOT_IMPOSES[-2:])
+def test_a_yes_with_a_description_is_not_short(text: str) -> None:
+    assert not fires("short_answer", text)

@@ -54,7 +54,7 @@ _HEDGE_WORDS = frozenset(
     honest notice noticed mention mentioned exactly much really totally completely entirely fully believe
     suppose assume afraid sorry nothing anything everything though also think thought seeing saw seen
     see mean means meant again already fine alright okay ok whatever probably likely unlikely possible
-    guessing wondering
+    guessing wondering special
     """.split()
 )
 # Function words that still describe: where something is, or how many.
@@ -78,6 +78,12 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
             return True
     if all(w in _BARE_WORDS for w in words):
         return True
+    # "Yes, a pipe.", "Apple I think.": one bare reply or hedge around fewer words than asked for
+    core = words[1:] if words[0] in _AFFIRM else words
+    while core and core[-1] in _HEDGE_TAIL:
+        core = core[:-1]
+    if core and len(core) < cfg.min_words <= len(words) and "?" not in ctx.text:
+        return True
     # nothing but function words, hedges and names of the artwork ("Sure, why not.", "Hard to say
     # from the picture."); a digit or a word of place or number is an answer. A question asked back
     # ("What do you think?") is answer_is_question's, not a short answer.
@@ -92,6 +98,8 @@ _AFFIRM = frozenset(
     "yes yeah yep yup sure ok okay no nope nah maybe right correct true fine alright certainly definitely "
     "absolutely probably perhaps".split()
 )
+# Words that end an answer with a hedge ("Apple I think.").
+_HEDGE_TAIL = frozenset("i think guess believe suppose maybe probably perhaps".split())
 # "that one", "the one": a pointer, not a count.
 _POINTING = frozenset("that this the which each any no every other another".split())
 
@@ -166,12 +174,221 @@ _IMPOSES_TRIGGERS = T.literal_words(_EFFECT, _STATE, _VIEWER_EMOTION) | frozense
 )
 
 
+# Judgements in everyday words: what the answerer thinks of the artwork or of something in it.
+# Ambiguous words ("funny", "cool", "sweet", "pretty", "calm") are left to the patterns below
+# that say whose judgement it is.
+_TASTE = (
+    r"(?:magnificent|majestic|magical|dreamy|cosy|cozy|homey|homely|wholesome|charming|delightful|heavenly|"
+    r"sublime|spectacular|mesmerising|mesmerizing|nightmarish|grotesque|morbid|poignant|adorable|cute|"
+    r"nasty|revolting|"
+    r"gross|disgusting|horrifying|terrifying|unsettling|distressing|intimidating|claustrophobic|stifling|"
+    r"gripping|brilliant|thrilling|exciting|wonderful|amazing|impressive|striking|powerful|epic|awesome|"
+    r"stunning|gorgeous|lovely|breathtaking|spooky|creepy|scary|frightening|eerie|ominous|haunting|bleak|"
+    r"dreary|depressing|heartbreaking|heart-breaking|uplifting|moving|touching|inspiring|calming|relaxing|"
+    r"soothing|comforting|unpleasant|boring|ugly|hideous|beautiful|hilarious|amusing|"
+    r"cluttered|crap|crappy|shitty|rubbish|awful|terrible|horrible|sickening|melancholy|melancholic|"
+    r"nerve-racking|nerve-wracking|mournful|blissful|tasteful|elegant|sensual|cruel|desolate|sad|lonely|"
+    r"happy|cheerful|joyful|peaceful|serene|tranquil|romantic|dramatic|grim|moody|sweet|cool|delight|joy|fun|"
+    r"sombre|somber|playful|feel-good|glamorous|idyllic|inviting|gloomy|ominous|sinister|menacing|stunner)"
+)
+# People, whose looks and moods an answer describes ("the clown looks scary", "the woman feels sad").
+_PERSON = (
+    r"(?:man|woman|men|women|boy|girl|boys|girls|child|children|kid|kids|people|person|lady|ladies|guy|"
+    r"gentleman|figure|figures|baby|he|she|they|his|her|their|clown|soldier|soldiers|king|queen|mother|"
+    r"father|old man|old woman|crowd|family|couple)"
+)
+
+
+def _alternatives(alternation: str) -> frozenset[str]:
+    """The phrases of a plain alternation, hyphenated words whole ("heart-breaking")."""
+    return frozenset(alternation.strip("(?:)").split("|"))
+
+
+# Judgements that are not also a person's state ("a bit sad" may be the man's face).
+_TASTE_NOT_STATE = (
+    "(?:"
+    + "|".join(
+        sorted(_alternatives(_TASTE) - {"sad", "lonely", "happy", "cheerful", "joyful", "grim", "moody"})
+    )
+    + ")"
+)
+# ... nor a verb or a day out ("it is moving", "the trip was amazing").
+_TASTE_OF_IT = (
+    "(?:"
+    + "|".join(
+        sorted(
+            _alternatives(_TASTE_NOT_STATE)
+            - {"moving", "touching", "amazing", "exciting", "thrilling", "inspiring", "fun", "delight", "joy"}
+        )
+    )
+    + ")"
+)
+# ... nor said of the pay, the weather or a slip ("the pay here is terrible", "Crap, I forgot").
+_TASTE_OF_SCENE = (
+    "(?:"
+    + "|".join(
+        sorted(
+            _alternatives(_TASTE_OF_IT)
+            - {"terrible", "awful", "horrible", "crap", "crappy", "shitty", "rubbish", "boring", "cool"}
+        )
+    )
+    + ")"
+)
+_STRONG_TASTE = _alternatives(_TASTE) - {
+    "sad", "lonely", "happy", "cheerful", "joyful", "peaceful", "serene", "tranquil", "romantic", "dramatic",
+    "grim", "moody", "sweet", "cool", "delight", "joy", "cruel", "elegant", "sensual", "boring",
+    "cluttered", "amazing", "striking", "powerful", "awful", "terrible", "horrible", "exciting", "fun",
+}  # fmt: skip
+_INTENSIFIER = (
+    r"(?:so+|such an?|really|truly|absolutely|genuinely|honestly|utterly|incredibly|deeply|totally|super|"
+    r"bloody|fucking|f\*+ing|freaking|damn|frankly|breathtakingly|hauntingly|wonderfully|quite|rather|"
+    r"kinda|kind of|a bit|bit|pretty)"
+)
+# a sentence that is nothing but a judgement: "Absolutely terrifying.", "Sweet picture.", "Scary stuff."
+_VERDICT_FILLER = frozenset(
+    """
+    and or a an the stuff picture painting scene image photo sight detail thing one part bit work piece view
+    but in way ugh wow oh just that it is it's this all as anything overall touch really to look at see
+    honestly frankly ngl imo tbh so very truly absolutely genuinely utterly incredibly deeply totally
+    super quite rather kinda kind of pretty bloody damn also too most ever little
+    """.split()
+)
+_SENTENCE_END = re.compile(r"[^.!?;]+")
+_JUDGES = re.compile(
+    "|".join(
+        [
+            # intensified: "so adorable", "such a sweet, cosy detail", "truly breathtaking"
+            rf"\b{_INTENSIFIER},? (?:[\w-]+(?:,| and) )?{_TASTE_NOT_STATE}\b"
+            r"(?! (?:for|that|because|how|if|with)\b)",
+            # "gross to look at", "a joy to look at"
+            rf"\b(?:{_TASTE}|annoying|confusing|painful|a joy|a delight|a pleasure) (?:for me )?"
+            r"to (?:look at|see|watch|behold|stare at)\b",
+            # superlatives: "the creepiest thing I've ever seen", "one of the best I've seen"
+            r"\b(?:most \w+|best|worst|\w{3,}est) (?!(?:question|partner|person|task|job|chat)s?\b)"
+            r"(?:[\w-]+ ){0,3}(?:i've|i have|i've ever|ever)\b(?: seen| had| looked| come)?|"
+            r"\bone of the (?:best|worst|most \w+)\b",
+            r"\b(?:a|an|such a) (?:real |true |total |absolute )?(?:joy|delight|pleasure|treat|stunner|"
+            r"triumph|"
+            r"masterpiece|nightmare)\b|\bnightmare fuel\b",
+            # "it all feels warm and homey", "they look disgusting, slimy and grey"
+            r"\b(?:it|this|that|they|everything|it all|the whole thing)(?:'s| is| was| are| looks?|"
+            r" seems?| feels?)"
+            rf"(?: all)? {_DEGREE}(?:(?:warm|cold|dark|bright|soft|calm|quiet),? (?:and )?)?{_TASTE_OF_IT}\b"
+            r"(?! (?:for|to|at|in|with|that|because|how)\b)",
+            # exclamations: "what a lovely little harbour", "how depressing"
+            rf"(?:^|[.!,;:] ?)(?:what an?|how) (?:[\w-]+ )?{_TASTE}\b|\bwhat a load of (?:shit|crap|"
+            r"rubbish)\b",
+            # a scene judged: "the storm is terrifying", "the kitchen feels cosy and inviting"
+            rf"\bthe (?!{_PERSON}\b)(?:[\w-]+ ){{1,3}}(?:is|was|looks|seems|feels) {_DEGREE}"
+            rf"(?:(?:warm|cold|dark|bright|soft|calm|quiet),? (?:and )?)?{_TASTE_OF_SCENE}\b"
+            r"(?! (?:for|to|at|in|with|that|because|how)\b)",
+            rf"\b(?:the (?!{_PERSON}\b)(?:[\w-]+ ){{1,2}}|it |this one |everything |it all )(?:feels|felt) "
+            rf"{_DEGREE}(?:(?:warm|cold|dark|bright|soft|calm|quiet|empty),? (?:and )?)?(?:{_TASTE}|hopeful|"
+            r"hopeless|tense|safe|empty and \w+)\b",
+            r"\bthe (?:overall |general |whole )?(?:atmosphere|mood|feeling|vibe|feel) (?:is|was|feels|"
+            r"seems)\b",
+            rf"\bthis one(?:'s| is) {_DEGREE}{_TASTE_OF_IT}\b",
+            # a judgement opening a sentence: "Beautiful painting: ...", "Gorgeous colours, ..."
+            rf"(?:^|[.!;] ?){_DEGREE}{_TASTE_NOT_STATE},? (?:[\w-]+ )?(?:painting|picture|scene|colou?rs|"
+            r"image|"
+            r"piece|work|view|sight|detail|one)\b",
+            rf"^{_DEGREE}{_TASTE_OF_SCENE}[,:!] ",
+            # viewers told what they will feel; the scene said to be full of a feeling
+            r"\b(?:viewers?|people|anyone|you|one) (?:will|would|might|can|could) be (?:\w+ )?(?:amused|"
+            r"moved|"
+            r"touched|delighted|disgusted|scared|charmed|impressed|saddened|horrified|frightened)\b|"
+            r"\bthere(?:'s| is) an? (?:\w+ )?(?:sense|feeling|air|atmosphere|mood) of\b(?! (?:depth|scale|"
+            r"space|"
+            r"movement|distance|size|motion|perspective|height|speed)\b)|\b(?:radiates?|exudes?|oozes?) "
+            r"(?:warmth|joy|calm|peace|sadness|happiness|menace|dread|gloom|charm|energy)\b|\bfull of (?:joy|"
+            r"life|sadness|warmth|happiness|despair|hope|fun|menace|dread|gloom|charm)\b",
+            # the artwork made to feel something: "which makes it moody", "a lonely atmosphere"
+            rf"\bmak(?:es|ing|e) (?:it|this|the (?:\w+ )?{_ART}) (?:feel |look |seem )?{_DEGREE}{_TASTE}\b",
+            rf"\b{_TASTE},? (?:(?:almost |quite |very )?[\w-]+,? )?(?:atmosphere|mood|feeling|vibe|note|"
+            r"quality|"
+            r"energy|air)\b",
+            rf"\bsomething (?:\w+ )?{_TASTE} about\b|\bthere's a (?:tenderness|sadness|melancholy|"
+            r"beauty) to\b",
+            # contempt: "crap art", "a child could paint it"
+            r"\b(?:a child|a kid|my (?:\w+ )?(?:year old|kid|son|daughter)) could (?:paint|do|draw|"
+            r"have done)\b|"
+            r"\b(?:this|it|that)(?:'s| is) (?:total |utter |absolute |complete )?(?:shit|crap|rubbish|"
+            r"garbage|"
+            r"trash)\b|\b(?:crap|shitty|crappy|rubbish|garbage) (?:art|painting|picture|colou?r scheme|"
+            r"work)\b|"
+            r"\b(?:painter|artist) (?:clearly |really |totally )?(?:sucked|sucks)\b",
+        ]
+    )
+)
+# The same, said of the answerer (or "you", "one"): tried only when the message speaks of one.
+_JUDGES_ME = re.compile(
+    "|".join(
+        [
+            # the viewer: "it disgusts me", "fills me with awe", "breaks my heart", "made me smile"
+            r"\b(?:disgusts?|scares?|frightens?|terrifies|creeps|bores?|amazes?|saddens?|depresses?|upsets?|"
+            r"delights?|thrills?|excites?|calms?|relaxes?|unsettles?|disturbs?|fascinates?|sickens?) me\b"
+            r"(?! in real life)",
+            r"\b(?:fills?|filled|left|leaves|puts?|made|makes|turns?) me (?:with|off|quite|so|very|feeling|"
+            r"smile|smiling|cry|crying|sad|happy|cold|uneasy)\b",
+            r"\b(?:breaks?|broke|warms?|melts?) my heart\b|\bturns? my stomach\b",
+            r"\bi (?:feel|felt) (?:such |a |so )?(?:pity|peace|sorrow|awe|dread|fear|joy|sadness|"
+            r"for (?:him|her|them))\b",
+            r"\bi(?:'m| am) (?:so |really |very |just )?(?:excited|amazed|moved|touched|impressed|disgusted|"
+            r"in awe|into it|in love)\b",
+            rf"\bi (?:really |just |absolutely |also )?(?:find|found) (?:it|this|that|them|the [\w-]+)"
+            rf"(?: (?:part|detail|bit|one))? (?:[\w-]+ )?{_TASTE}\b",
+            r"(?:^|[.!,;] ?|\bi )(?:really |just |absolutely )?(?:love|adore|hate) (?:it|this|that|"
+            r"looking)\b",
+            r"\bi (?:really |just )?(?:admire|enjoy) (?:it|this|that)\b|\bthat i (?:really )?enjoy\b",
+            r"\b(?:i|you) (?:could|would|'d) (?:cry|stare at it|watch it|love it)\b|\bi could (?:cry|stare|"
+            r"watch)\b",
+            r"\b(?:i|you)(?:'d| would) (?:love|hate|not want|want) to (?:be|live|swim|step|sit|stand|go) "
+            r"(?:there|in|into|on)\b|\bi had to look away\b|\bmy favou?rite (?:part|bit|detail|thing)\b",
+            r"\bi (?:really |just |absolutely )?(?:adore|love|hate|dislike) (?:the|this|that|these|those|"
+            r"it|how)\b|"
+            r"\bi (?:don't|do not|didn't) (?:really )?(?:like|love|enjoy) (?:it|this|that|the)\b",
+            r"\b(?:you|one) feels? like (?:you're|you are|one is|being) (?:right )?(?:there|in)\b",
+        ]
+    )
+)
+_ME = frozenset("i me my i'm i'd you'd you one love adore hate".split())
+_JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
+    """
+    ever best worst joy delight pleasure treat stunner triumph masterpiece nightmare
+    atmosphere mood feeling vibe note quality energy air something there's child kid painter artist
+    annoying confusing painful fun feels felt atmosphere mood vibe feel what how one's viewers viewer people
+    anyone radiates radiate exudes exude oozes full adore love hate dislike like there's sickens
+    """.split()
+)
+
+
+def _judgement_only(lower: str) -> bool:
+    for sentence in _SENTENCE_END.findall(lower):
+        words = T.words(sentence)
+        if (
+            words
+            and not _STRONG_TASTE.isdisjoint(words)
+            and all(w in _STRONG_TASTE or w in _VERDICT_FILLER for w in words)
+        ):
+            return True
+    return False
+
+
 class ImposesEmotionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
 
 
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
-    return not ctx.wordset.isdisjoint(_IMPOSES_TRIGGERS) and bool(_IMPOSES.search(ctx.lower))
+    words = ctx.wordset
+    if not words.isdisjoint(_IMPOSES_TRIGGERS) and _IMPOSES.search(ctx.lower):
+        return True
+    if not words.isdisjoint(_ME) and _JUDGES_ME.search(ctx.lower):
+        return True
+    if words.isdisjoint(_JUDGES_TRIGGERS):
+        return False
+    return bool(_JUDGES.search(ctx.lower)) or (
+        not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower)
+    )
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")

@@ -314,11 +314,20 @@ for _general, _specific in _HYPERNYMS:
         _RELATED[_s] = _RELATED.get(_s, frozenset()) | _general
 
 
+@lru_cache(maxsize=16384)
+def _tails(term: str) -> frozenset[str]:
+    """The words a compound may end with: "tablecloth" -> "cloth", "ecloth"... (at least 4 letters)."""
+    return frozenset(term[i:] for i in range(3, len(term) - 3))
+
+
+@lru_cache(maxsize=16384)
+def _all_tails(terms: frozenset[str]) -> frozenset[str]:
+    return frozenset().union(*map(_tails, terms)) if terms else frozenset()
+
+
 def _compound(a: str, b: str) -> bool:
     """One term ends with the other, a word of its own ("tablecloth" / "cloth", "boathouse" / "house")."""
-    if len(a) < len(b):
-        a, b = b, a
-    return len(b) >= 4 and len(a) - len(b) >= 3 and a.endswith(b)
+    return b in _tails(a) or a in _tails(b)
 
 
 def related(a: str, b: str) -> bool:
@@ -333,8 +342,11 @@ def soft_shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
     if n == len(mine) or n == len(theirs):
         return n
     left = set(theirs - shared)
+    their_tails = _all_tails(theirs)
     for a in mine - shared:
-        match = _RELATED.get(a, frozenset()) & left or {b for b in left if _compound(a, b)}
+        match = _RELATED.get(a, frozenset()) & left or _tails(a) & left
+        if not match and a in their_tails:
+            match = {b for b in left if a in _tails(b)}
         if match:
             left.discard(min(match))
             n += 1
@@ -374,7 +386,7 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
         # every term of the question was asked before, the same way ("is the sky cloudy?" after
         # "is the sky clear or cloudy?")
         return True
-    if shared and _RECALL_CUE.search(lower):
+    if shared and _recalls(lower):
         # asked again on purpose: "what was on the counter again?", "did you say there were dogs?"
         return True
     if kind == "how many":
@@ -392,6 +404,11 @@ _RECALL_CUE = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
     r"remind me)\b"
 )
+
+
+@lru_cache(maxsize=16384)
+def _recalls(lower: str) -> bool:
+    return _RECALL_CUE.search(lower) is not None
 
 
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
