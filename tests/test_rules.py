@@ -561,8 +561,8 @@ NO_CLASSIFIERS = RulesConfig(classifier=False)
 # Wordings the phrase lists miss and the classifiers catch (none of them is in the training files).
 LEARNED_POSITIVE = [
     ("answerer", "I'm typing with one hand because I'm holding my sandwich.", "off_topic"),
-    ("answerer", "The old shopkeeper is an ugly old toad.", "offensive"),
-    ("questioner", "Would you call the harbour lovely?", "asks_feelings"),
+    ("answerer", "The grocer is an ugly old troll with a face like a boot.", "offensive"),
+    ("questioner", "Is the harbour scene a pleasant one?", "asks_feelings"),
     ("questioner", "Give me a general sense of everything in it.", "generic_question"),
     ("answerer", "It's a delightful painting, the goats are dancing.", "imposes_emotion"),
 ]
@@ -570,7 +570,7 @@ LEARNED_POSITIVE = [
 LEARNED_NEGATIVE = [
     ("answerer", "The boy in the painting is eating a sandwich.", "off_topic"),
     ("questioner", "Is it raining on the village in the painting?", "off_topic"),
-    ("answerer", "The shopkeeper is old and has a grey beard.", "offensive"),
+    ("answerer", "The grocer is old and has a grey beard.", "offensive"),
     ("questioner", "Does the goat look cheerful?", "asks_feelings"),
     ("questioner", "Is the orchard full of apple trees?", "asks_feelings"),
     ("questioner", "What is the shepherd holding in his hand?", "generic_question"),
@@ -614,7 +614,7 @@ def test_classifiers_are_switched_off_by_settings_globally_or_per_rule() -> None
 
 def test_a_hard_rule_hit_found_only_by_its_classifier_warns_unless_told_to_bounce() -> None:
     """Classifiers are less sure than the rules' own detectors: alone they warn (and flag)."""
-    role, text, rule = "answerer", "The old shopkeeper is an ugly old toad.", "offensive"
+    role, text, rule = "answerer", "The grocer is an ugly old troll with a face like a boot.", "offensive"
     alone = check(role, 2, text)
     assert alone.rule_ids == [rule] and alone.action == "warn"
     assert alone.hits[0].severity == "soft"

@@ -10,10 +10,11 @@ earlier question or shown opinion (a logistic regression over a few overlap meas
 pair counts). Which of them run by default, and at what threshold, is in ``tuned.py``.
 
 The models are trained deterministically the first time a process needs them, from the JSON lines
-shipped in ``tasks/rules-eval/`` (the labeled set and the training messages): nothing pickled in
-the repository, so no binary to review and no skew with the installed scikit-learn. Training takes
-one to three seconds once per process; judging a message afterwards is dictionary look-ups (each
-word's weights are summed once and cached) and one small sum, in plain Python.
+shipped in ``tasks/rules-eval/`` (the labeled set and the training messages of four authors):
+nothing pickled in the repository, so no binary to review and no skew with the installed
+scikit-learn. Training takes two to four seconds once per process; judging a message afterwards
+is dictionary look-ups (each word's weights are summed once and cached) and one small sum, in
+plain Python.
 """
 
 from __future__ import annotations
@@ -43,7 +44,14 @@ from server.rules.features import (
 from server.settings import REPO_ROOT
 
 DATA_DIR = REPO_ROOT / "tasks" / "rules-eval"
-TRAINING_FILES = (DATA_DIR / "labeled_messages.jsonl", DATA_DIR / "train_messages.jsonl")
+TRAINING_FILES = (
+    DATA_DIR / "labeled_messages.jsonl",
+    DATA_DIR / "train_messages.jsonl",
+    # three further authors: the six judgement rules' violations and near misses
+    DATA_DIR / "train_more_a.jsonl",
+    DATA_DIR / "train_more_b.jsonl",
+    DATA_DIR / "train_more_c.jsonl",
+)
 TEXT_RULES = (
     "off_topic",
     "offensive",

@@ -26,7 +26,12 @@ from server.rules.registry import check_many, learned_score
 FOLDS = 5
 TARGET_PRECISION = 0.97
 MAX_FALSE_ALARM = 0.01  # share of the compliant lines of the rule's roles
-GRID = [round(0.30 + 0.01 * i, 2) for i in range(70)]  # 0.30 ... 0.99
+# 0.50 ... 0.99: a classifier alone flags only what it judges more likely a violation than not. Below
+# 0.50 the pooled precision of "rule OR classifier" could still be met (the rule's sure hits carry
+# it) while the classifier's own additions were near coin flips: with the training lines of
+# 2026-11 the offensive one went down to 0.30 and flagged "Soldiers kill each other on a bloody
+# battlefield." for a handful more insults.
+GRID = [round(0.50 + 0.01 * i, 2) for i in range(50)]
 TUNED = Path(__file__).with_name("tuned.py")
 # Classifiers that are not switched on by default although one could be: the repeated-question
 # one finds few repeats the rule misses (it sees letters, not synonyms) for a quarter of the
@@ -149,7 +154,11 @@ def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, floa
         rule_fp = sum(not g and h for g, h, _ in rows)
         best = best_threshold(rows)
         if best is None or best[1] == rule_tp:
-            report.append(f"{rule}: no threshold finds more than the rule within the limits; classifier off")
+            report.append(
+                f"{rule}: no threshold finds more than the rule within the limits; classifier off; "
+                f"{positives} positives, {negatives} compliant; rule alone R {rule_tp / positives:.3f} "
+                f"FP {rule_fp}"
+            )
             continue
         t, tp, fp = best
         off = " (off by default)" if rule in OFF_BY_DEFAULT else ""

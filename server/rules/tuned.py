@@ -5,12 +5,12 @@ cross-validated precision of at least 0.97 on the training lines. They belong to
 whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
 """
 
-TUNED_ON = "a0ff8821b369f67e"
+TUNED_ON = "4564f0f5fbaaee70"
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.82,
-    "offensive": 0.57,
-    "asks_feelings": 0.72,
+    "off_topic": 0.61,
+    "offensive": 0.52,
+    "asks_feelings": 0.65,
     "generic_question": 0.52,
-    "imposes_emotion": 0.62,
-    "copies_opinion": 0.46,
+    "imposes_emotion": 0.68,
+    "copies_opinion": 0.86,
 }
