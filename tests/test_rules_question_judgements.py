@@ -40,6 +40,11 @@ REPEATS = [
     ("How big is the barn?", "What size is the barn?"),
     ("Is anyone falling?", "Did somebody fall?"),
     ("Who is sitting at the table?", "Who is at the table?"),
+    ("What time of day is it?", "Is it morning or evening?"),
+    ("Is the sailor young or old?", "How old is the sailor?"),
+    ("Is there a cart?", "Any cart on the road?"),
+    ("How many geese are there?", "Could you count the geese for me?"),
+    ("What colour is the shawl?", "What shade is the shawl?"),
 ]
 # (earlier question, a new question that shares words with it)
 NEW = [
@@ -56,6 +61,10 @@ NEW = [
     ("Is the house big?", "Is the tower big?"),
     ("What is the butcher doing with his hands?", "What is the butcher holding?"),
     ("Is the apple red?", "Is the pear green?"),
+    ("Is there a bridge?", "Are there people on the bridge?"),
+    ("Is there a table?", "Is there anything on the table?"),
+    ("Is there a girl?", "Are there any other children?"),
+    ("Is there a cart?", "Is there a horse by the cart?"),
 ]
 
 

@@ -86,7 +86,7 @@ _GROUPS = [
     "near close nearby beside",
     "far distant faraway",
     "closed shut",
-    "color colour colors colours hue hues tint",
+    "color colour colors colours hue hues tint shade shades colouring coloring coloured colored",
     "old elderly aged",
     "face expression expressions facial",
     "gazeat watch watches watching",
@@ -140,6 +140,9 @@ _GROUPS = [
     "fire fires flame flames blaze",
     "harbour harbor harbours harbors port ports",
     "couple couples pair pairs",
+    "hen hens chicken chickens",
+    "lamp lamps lantern lanterns",
+    "time hour hours day night morning evening midday noon afternoon dawn dusk daylight daytime nighttime",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
 # Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
@@ -150,6 +153,7 @@ _NEUTRAL = frozenset(
     kind type sort visible visibly appear appears appearance present exist exists located currently
     notice spot find artist painter use used uses using anywhere somewhere less object objects item items
     display year years two three four five six seven eight nine ten
+    perhaps maybe possibly probably altogether roughly whereabouts besides apart trying mind
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -164,7 +168,9 @@ _REPHRASE = (
     (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture) set\b"), ""),
     (re.compile(r"\b(?:contains?|containing)\b"), "in"),
     (re.compile(r"\bmade (?:of|from|out of)\b"), "material"),
-    (re.compile(r"\bwhat(?:'s| is) the number of\b"), "how many"),
+    (re.compile(r"\bwhat(?:'s| is) the number of\b|\bcount (?:up )?(?:all )?(?:the )?"), "how many "),
+    (re.compile(r"\bwhat(?:'s| is) the headcount\b"), "how many people"),
+    (re.compile(r"\b(?:going|coming|getting) back to\b|\bjust to (?:fix|check|confirm)\b"), ""),
     # "where is it happening", "what is lying on the table": the verb only says that it is there
     (
         re.compile(
@@ -175,7 +181,8 @@ _REPHRASE = (
     ),
 )
 _REPHRASE_TRIGGERS = frozenset(
-    "on in out source origin from say set contain contains containing made number happening taking "
+    "on in out source origin from say set contain contains containing made number happening taking count "
+    "headcount back just "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
 # "have shoes on" is "wear shoes"; "have a kite in his hand" is "hold a kite".
@@ -193,10 +200,13 @@ _RECALL = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
     r"remind me|(?:do|did) (?:you|u) think|sorry)\b"
 )
+_THINGS_AT = re.compile(
+    r"\b(?:anything|something) (?:else )?(?:on|in|under|behind|inside|near|above|below|beside|around|at)\b"
+)
 _HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
 _RECALL_TRIGGERS = frozenset("say said mention mentioned told again remind think sorry".split())
 _WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
-       "when": "when", "why": "why", "how": "how"}  # fmt: skip
+       "when": "when", "why": "why", "how": "how", "whereabouts": "where"}  # fmt: skip
 _REQUESTS = frozenset("describe tell explain name list show give say mention".split())
 # He and she stay apart ("what is he holding?" is not "what is she holding?").
 _PRONOUNS = {"she": "<she>", "her": "<she>", "hers": "<she>", "herself": "<she>",
@@ -236,6 +246,8 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
         if w in _WH:
             kind = "how many" if w == "how" and words[i + 1 : i + 2] in (["many"], ["much"]) else _WH[w]
             break
+    if ("anything" in words or "something" in words) and _THINGS_AT.search(lower):
+        terms.add("<things>")  # "is there anything on the table?" asks what is on it, not whether
     key = frozenset() if terms else _frame_key(words)
     return frozenset(terms), kind, key
 
@@ -271,6 +283,8 @@ _MALE = _stems("man boy boys father grandfather king prince husband son brother 
 _FEMALE = _stems(
     "woman girl girls mother grandmother queen princess wife daughter sister nun lady bride maid"
 )
+_INSECT = _stems("insect insects bug bugs")
+_INSECTS = _stems("bee bees fly flies butterfly butterflies ant ants wasp wasps moth moths beetle beetles")
 _FRUIT = _stems("fruit fruits")
 _FRUITS = _stems(
     "apple apples pear pears lemon lemons orange oranges grape grapes peach peaches cherry "
@@ -300,6 +314,7 @@ _HYPERNYMS = (
     (frozenset({"<they>"}), _PERSON_GENERIC | _PERSON_KINDS | _PERSON_ROLES),
     (_stems("wear"), _GARMENTS),
     (_FRUIT, _FRUITS),
+    (_INSECT, _INSECTS),
     (_BUILDING, _BUILDINGS),
     (_HEAD, _HEADWEAR),
 )
@@ -374,14 +389,22 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
         return False
     shared = soft_shared(mine, theirs)
     union = len(mine) + len(theirs) - shared
-    # "how big is it?" and "what size is it?" ask the same way
+    # "how big is it?" and "what size is it?" ask the same way; "is it day or night?" asks which, as
+    # "what time is it?" does, and whether, as "is it night?" does
     kind, their_kind = _KIND.get(kind, kind), _KIND.get(their_kind, their_kind)
-    if shared / union >= min_overlap and (union > 1 or kind == their_kind):
+    if (kind == "why") != (their_kind == "why"):
+        return False  # the reason for what was asked about ("why is the child crying?") is a new question
+    same_kind = kind == their_kind or _either_way(kind, lower, their_kind, earlier_lower)
+    if shared / union >= min_overlap and (union > 1 or same_kind):
         # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
         # not "is there a dog?" then "what is the dog eating?")
         return True
-    if kind != their_kind:
+    if not same_kind:
         return False
+    if len(theirs) == 1 and shared == 1 and _asks_again_whether(lower, earlier_lower, next(iter(theirs))):
+        # whether a thing is there, asked again with where to look ("any boat in the water?" after
+        # "is there a boat?")
+        return True
     if shared == len(mine) >= 2:
         # every term of the question was asked before, the same way ("is the sky cloudy?" after
         # "is the sky clear or cloudy?")
@@ -400,6 +423,35 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
 
 
 _KIND = {"how": "what"}
+_EXISTS = re.compile(
+    r"^(?:\w+[,.!]? )?(?:(?:is|are) there\b|any\b|(?:do|can|could) (?:you|u) see\b|is there any\b)"
+)
+
+
+_OTHER = frozenset(
+    "other others else besides except apart also too well another more anything something anyone someone "
+    "anybody somebody".split()
+)
+
+
+def _asks_again_whether(lower: str, earlier_lower: str, thing: str) -> bool:
+    """Both ask whether a thing is there, the thing first ("any boat in the water?"), not another one."""
+    if not (_EXISTS.search(lower) and _EXISTS.search(earlier_lower)):
+        return False
+    words = T.words(lower)
+    if not _OTHER.isdisjoint(words):
+        return False
+    first = next((w for w in words if w not in T.STOPWORDS and w not in _NEUTRAL and w not in _FRAME), None)
+    return first is not None and T.stem(_SAME.get(first, first)) == thing
+
+
+def _either_way(kind: str, lower: str, their_kind: str, earlier_lower: str) -> bool:
+    """A yes/no question with alternatives ("is he young or old?") also asks which, like a wh-question."""
+    return (kind == "yes/no" and their_kind == "what" and " or " in lower) or (
+        their_kind == "yes/no" and kind == "what" and " or " in earlier_lower
+    )
+
+
 _RECALL_CUE = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
     r"remind me)\b"

@@ -60,6 +60,12 @@ _STRICT = (
 _DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|too|a bit|a little|kind of|somewhat|truly|more|most) )*"
 # An -ing word followed by its object is a verb ("is the dog terrifying the cat?"), not a verdict.
 _NO_OBJECT = r"(?! (?:the|a|an|his|her|its|their|them|him|it|me|us|everyone|people|someone|each)\b)"
+# The adjective says what the thing is, not which thing ("is the owl creepy?", not "is the owl a
+# creepy little thing?", "is that ugly old man her father?").
+_PREDICATIVE = (
+    r"(?=\s*(?:$|[?.!,;:]| (?:or|and|to|for|in|at|with|overall|enough|as|too|now|today|looking|"
+    r"you|would|do|painting|picture|image|scene|one|artwork|piece|work|photo)\b))"
+)
 _ASKS_FEELINGS = re.compile(
     "|".join(
         [
@@ -70,7 +76,7 @@ _ASKS_FEELINGS = re.compile(
             rf"\bwhat (?:do|did|would|will) {_YOU} (?:feel|think of|think about|like|love|dislike)\b",
             r"\bwhat(?:'s| is) the (?:overall |general |main )?(?:mood|emotion|feeling|vibe|tone)"
             rf"(?: (?:of|in) {_ART}| like| conveyed| it gives)?\s*[?.!]*$",
-            rf"\b(?:is|isn't) {_ART} (?:a )?(?:very |so |really |rather |quite )?{_MOOD}\b",
+            rf"\b(?:is|isn't) {_ART} (?:a )?(?:very |so |really |rather |quite )?{_MOOD}\b{_PREDICATIVE}",
             rf"\bmakes? {_YOU} (?:feel|think|want|smile|laugh|cry|{_FEELINGS})\b",
             rf"\b(?:does|did|would|will|could|can) {_ART} (?:make|leave) {_YOU}\b",
             r"\b(?:yo)?ur (?:\w+ )?(?:feelings?|emotions?|emotional|opinion|impression|reaction|thoughts|"
@@ -82,14 +88,16 @@ _ASKS_FEELINGS = re.compile(
             rf"(?! (?:in|on|to) the (?!viewer))",
             rf"\b(?:are|were|r) {_YOU} (?:\w+ )?{_FEELINGS}\b",
             rf"\bdo {_YOU} find {_ART}\b",
-            rf"\bwould {_YOU} (?:hang|buy|want|put|keep|recommend|choose|pick)\b",
+            rf"\bwould {_YOU} (?:hang|buy|want|keep|recommend|choose|pick)\b|\bwould {_YOU} put "
+            r"(?:it|this|that|the|this|that)(?: (?:painting|picture|piece|one))? (?:up|on|in)\b",
             rf"\b(?:scare|frighten|bother|upset|disturb|please|move|touch|amuse|disgust|sadden|excite|calm|"
             rf"relax|creep|depress|cheer)s? {_YOU}\b",
             r"\b(?:which|what) emotion (?:would|do|did|should|will)\b",
             r"\b(?:pick|choose|select) an? emotion\b",
             # "is the painting funny to you?" (the artwork, not someone in it, judged by the partner)
             rf"\b(?:is|isn't|does|doesn't) {_ART} (?:look |seem |feel |sound )?"
-            r"(?!(?:morning|evening|night|day|afternoon|late|early|daytime|nighttime)\b)(?:[\w-]+ ){1,2}"
+            r"(?!(?:morning|evening|night|day|afternoon|late|early|daytime|nighttime|too hard|"
+            r"too difficult|hard|difficult|easy)\b)(?:[\w-]+ ){1,2}"
             rf"(?:to|for) {_YOU}\b",
             rf"\b{_ART} (?:is|looks|seems|feels) (?:[\w-]+ ){{1,2}}(?:to|for) {_YOU}\b",
             # "do you think the painting is beautiful?", "don't you find it boring?"
@@ -311,7 +319,7 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
         # a viewer's response asked of anything depicted: "is the storm breathtaking?"
         T.literal_words(_STRICT),
         re.compile(
-            rf"^(?:is|are|was|were|isn't|aren't) (?!there\b)[^?]{{1,80}}? {_DEGREE}{_STRICT}\b{_NO_OBJECT}"
+            rf"^(?:is|are|was|were|isn't|aren't) (?!there\b)[^?]{{1,80}}? {_DEGREE}{_STRICT}\b{_PREDICATIVE}"
             rf"|^(?:does|do|did|doesn't|don't) [^?]{{1,80}}? (?:look|seem|feel|appear)s? {_DEGREE}{_STRICT}\b"
         ),
     ),
