@@ -198,3 +198,105 @@ def test_greeting_catches(role: str, text: str) -> None:
 @pytest.mark.parametrize(("role", "text"), GREETING_NOT)
 def test_greeting_passes(role: str, text: str) -> None:
     assert not detects("greeting", text, role)
+
+
+MORE_OFFENSIVE = [
+    "Is the wh*re on the left his sister?",
+    "What's the bloody dog chasing?",
+    "Bloody purple, what else would it be?",
+    "A silly cow in a bonnet, feeding hens.",
+    "One lazy sod asleep on a sack.",
+    "Ugly as sin, the lot of them.",
+    "Would it kill you to answer in full?",
+    "Any fool could see it is a bridge.",
+    "A goldfish would give better answers than you.",
+    "Two boats. Jesus, can you ask something else?",
+]
+MORE_OFFENSIVE_NOT = [
+    "Does the dark forest creep you out?",
+    "A soldier with a bloody bandage round his head.",
+    "The bloody sword lies on the floor.",
+    "Is the boat bigger than you thought?",
+    "The cows are lying in the sun, lazy and calm.",
+]
+
+
+@pytest.mark.parametrize("text", MORE_OFFENSIVE)
+def test_offensive_catches_starred_swearing_and_belittling(text: str) -> None:
+    assert detects("offensive", text)
+
+
+@pytest.mark.parametrize("text", MORE_OFFENSIVE_NOT)
+def test_offensive_passes_literal_blood_and_comparisons(text: str) -> None:
+    assert not detects("offensive", text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Setting the boats aside for a moment, what is in the sky?",
+        "Does the picture put you off your dinner?",
+    ],
+)
+def test_off_topic_passes_idioms(text: str) -> None:
+    assert not detects("off_topic", text, "questioner")
+
+
+def test_life_in_a_place_is_off_topic_not_a_greeting() -> None:
+    assert not detects("greeting", "How is life in your town?", "questioner")
+    assert detects("off_topic", "How is life in your town?", "questioner")
+
+
+CHAT_LANGUAGE = [
+    "a boat n two gulls",
+    "blue sky, ngl it looks cold",
+    "a lil dog by the door",
+    "scary y/n?",
+    "Red roofs. ok bye, cya",
+]
+CHAT_LANGUAGE_NOT = [
+    "A large N is painted on the sign.",
+    "The letter n is carved on the stone.",
+]
+NON_ENGLISH = [
+    "Czy pies śpi?",  # Polish
+    "Kadın ne tutuyor?",  # Turkish
+    "Dov'è l'acqua?",
+    "bellissima",
+    "buenísimo",
+    "ghjk ljkh",  # keyboard mashing
+    "ssss dddd",
+]
+NON_ENGLISH_NOT = [
+    "The woman's café has a red awning.",
+    "It's five o'clock on the tower.",
+    "A statue of Lech Wałęsa stands in the square by the harbour.",
+    "The orchestra plays fortissimo.",
+    "Hmm, shh.",
+]
+
+
+@pytest.mark.parametrize("text", CHAT_LANGUAGE)
+def test_chat_language_catches(text: str) -> None:
+    assert detects("chat_language", text)
+
+
+@pytest.mark.parametrize("text", CHAT_LANGUAGE_NOT)
+def test_chat_language_passes(text: str) -> None:
+    assert not detects("chat_language", text)
+
+
+@pytest.mark.parametrize("text", NON_ENGLISH)
+def test_non_english_catches(text: str) -> None:
+    assert detects("non_english", text)
+
+
+@pytest.mark.parametrize("text", NON_ENGLISH_NOT)
+def test_non_english_passes(text: str) -> None:
+    assert not detects("non_english", text)
+
+
+def test_keyboard_mashing_is_non_english_not_chat_language() -> None:
+    assert detects("non_english", "kkkkk jjjl")
+    assert not detects("chat_language", "kkkkk jjjl")
+    assert detects("chat_language", "sooo blue")

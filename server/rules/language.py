@@ -17,6 +17,7 @@ IM_TOKENS = frozenset(
     jk brb ttyl sup wassup wazzup whassup
     xd xoxo 2day 2moro 2morrow b4 l8r 4u gud luv kk k ya yea yup nah gonna wanna
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
+    lil ngl cya tbf istg ily tho
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
@@ -35,8 +36,22 @@ class ChatLanguageConfig(RuleConfig):
     check_emoticons: bool = Field(True, description="Reject emoticons and emoji.")
 
 
+# "n" for "and" between two words ("black n white"), "y/n" for "yes or no".
+_AND_N = re.compile(r"(?<=[a-z])(?<!letter)(?<!\ban)(?<!\bthe) n (?=[a-z])|\b[yY]/[nN]\b")
+# Keyboard mashing ("jjjjj kkkkl"): words without a vowel, other than the interjections that have none.
+_VOWELLESS = re.compile(r"^[^aeiouy\W\d_]{3,}$")
+_INTERJECTION = re.compile(r"^(?:h*m+|z+|b+r+|g+r+|s+h+|p+s+t+|t+s+k*|h+r+m+p+h+|p+f+t+|n+t+h|c+h+|x+)$")
+
+
+def is_mash(words: list[str]) -> bool:
+    """Every word is a vowelless run of letters that is no interjection ("jjjkkk hhh")."""
+    return bool(words) and all(_VOWELLESS.match(w) and not _INTERJECTION.match(w) for w in words)
+
+
 def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     words, lower = ctx.words, ctx.lower
+    if (" n " in ctx.text or "y/n" in lower) and _AND_N.search(ctx.text):
+        return True
     # whole tokens only: the "u" of "u-shaped" is no IM spelling
     extra = cfg.extra_tokens
     im = not IM_TOKENS.isdisjoint(words) or bool(extra and not set(extra).isdisjoint(words))
@@ -44,7 +59,11 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     if im and not (len(words) >= 4 and _english_ratio(words) < 0.5):
         return True
     if cfg.check_repeats:
-        if _REPEAT.search(lower) and any(_REPEAT.search(w) and not _ROMAN.match(w) for w in words):
+        if (
+            _REPEAT.search(lower)
+            and any(_REPEAT.search(w) and not _ROMAN.match(w) for w in words)
+            and not is_mash(words)  # keyboard mashing is no English at all: non_english
+        ):
             return True
         if _PUNCT_RUN.search(ctx.text):
             return True
@@ -75,6 +94,12 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
             return True
     if "¿" in ctx.text or "¡" in ctx.text:  # Spanish punctuation
         return True
+    if not ctx.lower.isascii() and _foreign_letters(ctx.text, words):
+        return True
+    if is_mash(words):
+        return True
+    if "'" in ctx.lower and _elided(words):
+        return True
     tokens = [w for w in words if not w.isdigit()]
     if len(tokens) < cfg.min_words:
         return _short_foreign(ctx.text, tokens)
@@ -85,7 +110,35 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
     return english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign)
 
 
+# Letters of other Latin alphabets that no English word or common loanword has (unlike é, ï, ç, ñ).
+_NEVER_ENGLISH = frozenset("ıęąłśźżőűřěůğşăţțșđħ")
+
+
+def _foreign_letters(text: str, words: list[str]) -> bool:
+    """A word in lower case spelt with a letter English never uses ("Co trzyma w ręce?"), unless it is
+    one foreign word quoted in a long English sentence."""
+    original = T.words(text)
+    # a capital after the first word marks a name ("Lech Wałęsa")
+    marked = [
+        w for i, w in enumerate(original) if not (i and w[0].isupper()) and not _NEVER_ENGLISH.isdisjoint(w)
+    ]
+    if not marked:
+        return False
+    return len(words) < 6 or _english_ratio(words) < 0.8
+
+
+# An article, pronoun or preposition of French or Italian elided before a vowel ("l'acqua", "dov'è",
+# "c'est", "qu'il"); English elides only in "o'clock" and in names, which are capitalised.
+_ELISION = re.compile(r"^(?:l|d|c|j|m|n|s|t|qu|dell|all|dall|nell|sull|dov|com|un|quest|quell)'[a-zà-ÿ]")
+
+
+def _elided(words: list[str]) -> bool:
+    """A foreign elision, and at most half of the words English."""
+    return any(_ELISION.match(w) for w in words) and _english_ratio(words) <= 0.5
+
+
 # Foreign words that are also an interjection, a name's particle or a letter in English ("ha", "de").
+_SUPERLATIVE = re.compile(r"(?<!fort)(?<!pian)(?:issim|ísim)[oaie]s?$")
 _WEAK_FOREIGN = frozenset("de la un e y o ha el le il lo di du".split())
 
 
@@ -97,6 +150,8 @@ def _short_foreign(text: str, tokens: list[str]) -> bool:
     """
     foreign = [w for w in tokens if w in T.FOREIGN_FUNCTION_WORDS]
     if len(foreign) >= 2:
+        return True
+    if any(_SUPERLATIVE.search(w) for w in tokens):  # "bellissimo", "buenísima"
         return True
     if not foreign or foreign[0] in _WEAK_FOREIGN or _english_ratio(tokens) > 0.5:
         return False
@@ -119,10 +174,14 @@ def _english_ratio(tokens: list[str]) -> float:
     return hits / len(tokens)
 
 
+_CONTRACTIONS = frozenset("s t re ve ll d m all em".split())
+
+
 def _english_form(word: str) -> bool:
     """Inflections and contractions of listed words ("brushstrokes", "woman's", "don't")."""
-    if "'" in word:
-        return word.split("'", 1)[0] in T.ENGLISH_WORDS
+    if "'" in word:  # an English word with a contraction ("woman's", "they've"); not "l'acqua"
+        head, tail = word.split("'", 1)
+        return head in T.ENGLISH_WORDS and (tail in _CONTRACTIONS or head == "o")
     if "-" in word:
         return all(part in T.ENGLISH_WORDS for part in word.split("-") if part)
     stem = T.stem(word)

@@ -37,6 +37,7 @@ _BLOCKLIST = re.compile(
     r"can'?t (?:you|u) (?:even )?read|learn (?:how )?to read|use your (?:eyes|brain)"
     r")\b"
     r"|(?<!\w)(?:f|sh|s|b|c|a)[*#@$%]{2,}"  # starred-out swearing ("f***")
+    r"|\b(?:f|sh|b|c|a|d|p|wh)[*#@$%]+(?:ck|t|tch|nt|ss|mn|re)\w*"  # one star inside ("f*ck", "sh*tty")
 )
 
 # Insults without a swear word, tried only when one of _INSULT_TRIGGERS is in the message. Workers
@@ -48,12 +49,15 @@ _BLOCKLIST = re.compile(
 _INSULT_NOUN = (
     r"dimwits?|nitwits?|halfwits?|numbskulls?|numpty|numpties|muppets?|dolts?|slowpokes?|meatheads?|"
     r"fatso|slobs?|hags?|geezers?|brats?|perverts?|weirdos?|freaks?|scum|slags?|hookers?|dumbo|cretins?|"
-    r"twits?|gits?|airheads?|bimbos?|hicks?|snobs?|screw-ups?|losers?|jerks?(?! of)|(?<!the )creeps?|"
-    r"(?<!'s )dumm(?:y|ies)"
+    r"twits?|gits?|airheads?|bimbos?|hicks?|snobs?|screw-ups?|losers?|jerks?(?! of)|"
+    r"(?<!the )creeps?(?! (?:you|me|us|them|him|her|people) out)|"
+    r"(?<!'s )dumm(?:y|ies)|oafs?|twerps?|drongos?|yokels?|windbags?|lard-?arse|lardass|prudes?|"
+    r"drama queens?"
 )
 _CONTEMPT_ADJ = (
     r"stupid(?!-)\w*|(?<!struck )(?<!deaf and )dumb(?:er|est)?(?!-)|idiotic|moronic|brainless|"
-    r"brain-dead|pathetic|useless|clueless|imbecilic"
+    r"brain-dead|pathetic|useless|clueless|imbecilic|fugly|pervy|dopey|scabby|snotty|lice-ridden|"
+    r"pig-faced|ham-fisted"
 )
 # Animals and figures that insult when said of a person ("the bride is a pig", "a wrinkled old bat"),
 # tried only when the message also names a person: a pig in a pen or a fairy-tale witch is content.
@@ -95,6 +99,12 @@ _INSULT = re.compile(
             rf"\b(?:{_INSULT_NOUN}|{_CONTEMPT_ADJ})\b",
             r"\bold (?:bags?|bats?|farts?|hags?|coots?|codgers?|crones?|fools?)\b(?! (?:is|are) (?:in|on))",
             r"\b(?:lazy|drunk(?:en)?|dirty|filthy|useless) (?:old |little )?(?:bums?|slobs?|drunks?)\b",
+            # a contemptuous adjective before a beast or a person: "silly cow", "lazy sod", "filthy beggars"
+            r"\b(?:silly|lazy|stinking|sweaty|flabby|frumpy|scrawny|miserable|pompous|grubby|smelly|filthy) "
+            r"(?:old |little |fat )?(?:cows?|donkeys?|mutts?|sods?|lumps?|brutes?|beggars?|bloke|oafs?|"
+            r"camels?|"
+            r"pigs?|goats?|bags?|windbags?|kids?|brats?|urchins?)\b",
+            r"\b(?:(?:lazy|old|silly|stupid|poor|miserable|daft|you) sods?|sod (?:it|this|that|you))\b",
             # the partner belittled
             r"\b(?:you|u)(?: really| clearly| just| honestly)?(?:'re| are| r|r)? "
             r"(?:so |really |such |just |clearly |completely |totally |"
@@ -130,17 +140,31 @@ _INSULT = re.compile(
             # "bloody" as an intensifier (before an adjective), not a bloody sword or battle
             r"\bbloody (?:hell|well|obvious\w*|stupid|awful|terrible|annoying|useless|ridiculous|boring|"
             r"big|huge|tiny|small|massive|slow|hard|long|ugly|weird|odd|cold|hot|dark|bright|freezing|good|"
-            r"great|nice|lovely|brilliant|amazing|miserable|gloomy|depressing|sad|empty|\w+(?:ly|ful|less|ous|"
-            r"ible|able))\b",
-            r"\b(?!(?:painted|shown|depicted|seen|portrayed|described|represented|imagined|known|such) )"
-            r"\w+ as hell\b(?! (?:itself|is|was|in|of|with|by|and heaven))",
+            r"great|nice|lovely|brilliant|amazing|miserable|gloomy|depressing|sad|empty|\w+(?:ly|ful|less|"
+            r"ous|"
+            r"ible|able))\b|(?:^|\bthe |\bthat |\bthose |\bthis |\bthese |\byour )bloody (?!(?:sword|knife|"
+            r"dagger|"
+            r"axe|blade|weapon|spear|arrow|hands?|arms?|legs?|feet|foot|head|face|nose|mouth|lips?|battle\w*|"
+            r"fight\w*|war|scene|wounds?|bandages?|apron|shirt|clothes|cloth|sheets?|rags?|bod(?:y|ies)|"
+            r"corpses?|soldiers?|men|man|mess|floor|ground|snow|water|river|footprints?|tears?|stains?|"
+            r"streaks?|meat|carcass\w*|cleaver|hunt|deer|animal|victims?|martyr\w*|saint|christ|cross|"
+            r"knees?|handkerchief|towel)\b)\w+",
+            # "X as hell" swears; a scene "painted as hell" is content
+            r"(?<=\w)(?<!painted)(?<!shown)(?<!depicted)(?<!seen)(?<!portrayed)(?<!described)(?<!imagined)"
+            r"(?<!known)(?<!such) as hell\b(?! (?:itself|is|was|in|of|with|by|and heaven))",
             r"\bsuck(?:s|ed|y)?(?=\s*(?:[.,!?;]|$| at\b| so\b| big\b))",
             r"\b(?:sh1t|bs|effing|f-ing|friggin\w*|frick\w*|feck\w*|bollocks|arse\w*)\b",
             r"\b(?:sod|bugger|f|eff) off\b|\bgo screw\b|\bscrew (?:yourself|urself)\b",
             r"^(?:just |oh |ugh,? )?(?:go away|get lost|zip it|shut it|grow up|quit being|stop whining|"
             r"go bother)\b",
-            r"^(?:oh |good |dear )?(?:jesus(?: christ)?|christ|god|lord|jeez|geez)[,!.]+ "
-            r"(?:i|i've|i'm|you|u|you're|ur|stop|just|how|what|why|again)\b|for crying out loud|"
+            r"(?:^|[.!?;] )(?:oh |good |dear )?(?:jesus(?: christ)?|christ|god|lord|jeez|geez)[,!.]+ "
+            r"(?:i|i've|i'm|you|u|you're|ur|stop|just|how|what|why|again|can|could|tell|do|is|are)\b|"
+            r"\bjesus wept\b|for crying out loud|"
+            r"\bugly as (?:sin|hell|f\w*)\b|\bwould it kill (?:you|u)\b|\bany (?:fool|idiot|child|toddler) "
+            r"(?:could|can|would)\b|\b(?:is|are|seems?|was) (?:\w+ )?lost on (?:you|u)\b|"
+            r"\b(?:better|clearer|smarter|faster|more useful) (?:\w+ ){0,3}than (?:you|u|"
+            r"yours)\b(?! (?:think|thought|"
+            r"expect|might|would|'d))|"
             r"\bwhat the f\b|\b(?:go|just|please|hope (?:you|u)|drop) (?:die|dead)\b",
         ]
     )
@@ -156,12 +180,16 @@ _INSULT_TRIGGERS = frozenset(
     ape apes animals goblin goblins witch witches troll trolls lump lumps bag bags tramp tramps bum bums
     slug slugs toad toads hippo hippos whale whales fart farts coot coots codger codgers crone crones
     fool fools drunks hopeless annoying incompetent thick dense slow joke pain waste worst mentally
-    trolling too brain iq head genius einstein sherlock smartass smarty-pants smartypants sunshine child
-    baby toddler drunk toddler five-year-old read fat greasy inbred stuck-up sleazy coward disgrace be
-    being jesus christ god lord jeez geez loud die dead f trash rubbish garbage crap cobblers bs lame
-    pointless bloody hell suck sucks sucked sucky sh1t effing f-ing friggin frigging frick fricking feck
-    fecking bollocks arse arsehole off screw away lost zip loser clown jerk idiot moron shut grow quit
-    whining bother losers jerks hicks hick snob snobs screw-up screw-ups
+    trolling too brain iq genius einstein sherlock smartass smarty-pants smartypants sunshine child baby
+    toddler drunk five-year-old read fat greasy inbred stuck-up sleazy coward disgrace jesus christ god
+    lord jeez geez loud die dead f trash rubbish garbage crap cobblers bs lame pointless bloody hell
+    suck sucks sucked sucky sh1t effing f-ing friggin frigging frick fricking feck fecking bollocks arse
+    arsehole screw away lost zip loser clown jerk idiot moron shut grow quit whining bother oaf oafs
+    twerp twerps drongo drongos yokel yokels windbag windbags lardarse lard-arse lardass prude prudes
+    queen queens fugly pervy dopey scabby snotty lice-ridden pig-faced ham-fisted silly stinking sweaty
+    flabby frumpy scrawny pompous grubby smelly sod sods wept ugly kill better clearer smarter faster
+    losers jerks hicks hick snob snobs screw-up screw-ups rocks bugger eff lazy filthy miserable
+    wrinkled drunken dirty
     """.split()
 )
 # Art-ordinary and identity words hidden from the model (see the module docstring).

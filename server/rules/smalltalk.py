@@ -36,7 +36,8 @@ _SMALLTALK = re.compile(
         [
             rf"\bhow (?:are|r|re) {_YOU}(?: doing| today| doing today| feeling today| going)?"
             r"\s*(?:[?!.,;]|$)",
-            r"\bhow(?:'s| is| are) (?:it going|things|everything|life|you doing)\b",
+            r"\bhow(?:'s| is| are) (?:it going|things|everything|life|you doing)\b"
+            r"(?! (?:in|at|over|where|there)\b)",
             rf"\bhow (?:have|ve) {_YOU} been\b",
             r"\bhow(?:'s| is) (?:your|ur) day(?: going| been)?\s*(?:so far\s*)?(?:[?!.,;]|$)",
             r"\bwhat'?s up\b",
@@ -176,8 +177,8 @@ _OFF_TOPIC = re.compile(
             rf"\bwhat(?:'s| is) {_YOU}r (?:name|job|age)\b",
             rf"\b(?:are|r) {_YOU} (?:a student|married|male or female|a man or a woman|working)\b",
             rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
-            r"\b(?<!how's )(?<!how is )(?:my|your) (?:day|weekend|boss|kids|wife|husband|dinner|lunch|"
-            r"breakfast)\b",
+            r"\b(?<!how's )(?<!how is )(?<!off )(?:my|your) "
+            r"(?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
             # the worker's own family and pets ("my daughter does ballet too", "our dog")
             r"\b(?:my|our) (?:(?:little|older|younger|big|baby|late|dear) )?(?:daughters?|sons?|children|"
             r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
@@ -334,7 +335,8 @@ _LIFE_GROUPS = [
         "sorry apologies sec second moment minute bear",
         r"\b(?:sorry|apologies),? (?:i'm|i am|i was|for being|my|i had to|if i'm) (?:so |a bit |being )?"
         r"(?:slow|late|away|afk|busy|in the|distracted|\w+ (?:just|is|was))"
-        r"|\b(?:one|a|just a) (?:sec|second|moment|minute)(?:,|\.|!|$| please)|\bbear with me\b",
+        r"|(?:^|[.,!;] |\b(?:wait|hold on|give me|need) )(?:one|a|just a) (?:sec|second|moment|minute)"
+        r"(?:,|\.|!|$| please)|\bbear with me\b",
     ),
     (
         # the worker's and the partner's home, devices and language
