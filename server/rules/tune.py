@@ -123,17 +123,22 @@ def best_threshold(
 ) -> tuple[float, int, int] | None:
     """(threshold, true hits, false alarms) of the threshold at which "rule OR classifier" finds the
     most positives while keeping precision >= ``target`` and flagging at most ``MAX_FALSE_ALARM``
-    of the compliant rows; on a tie the higher (more cautious) threshold. ``rows`` are (labeled,
-    rule hit, classifier probability); None when no threshold is within the limits."""
+    of the compliant rows; of those, the fewest false alarms. When a run of thresholds gives the
+    same counts, the middle one: the top of the run sits just below a positive that is about to be
+    lost, and new lines' probabilities scatter around the cross-validated ones. ``rows`` are
+    (labeled, rule hit, classifier probability); None when no threshold is within the limits."""
     negatives = sum(not g for g, _, _ in rows)
-    best = None
+    feasible = []
     for t in GRID:
         tp = sum(g and (h or p >= t) for g, h, p in rows)
         fp = sum(not g and (h or p >= t) for g, h, p in rows)
-        feasible = tp + fp and tp / (tp + fp) >= target and fp <= MAX_FALSE_ALARM * negatives
-        if feasible and (best is None or tp >= best[1]):
-            best = (t, tp, fp)
-    return best
+        if tp + fp and tp / (tp + fp) >= target and fp <= MAX_FALSE_ALARM * negatives:
+            feasible.append((t, tp, fp))
+    if not feasible:
+        return None
+    top = max((tp, -fp) for _, tp, fp in feasible)
+    run = [row for row in feasible if (row[1], -row[2]) == top]  # consecutive: both counts fall with t
+    return run[(len(run) - 1) // 2]
 
 
 def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[str]]:

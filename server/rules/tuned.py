@@ -7,10 +7,10 @@ whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-
 
 TUNED_ON = "4564f0f5fbaaee70"
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.61,
-    "offensive": 0.52,
+    "off_topic": 0.62,
+    "offensive": 0.5,
     "asks_feelings": 0.65,
-    "generic_question": 0.52,
-    "imposes_emotion": 0.68,
-    "copies_opinion": 0.86,
+    "generic_question": 0.51,
+    "imposes_emotion": 0.5,
+    "copies_opinion": 0.73,
 }
