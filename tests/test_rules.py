@@ -560,7 +560,7 @@ def test_docs_list_every_rule_with_its_explanation_and_severity() -> None:
 NO_CLASSIFIERS = RulesConfig(classifier=False)
 # Wordings the phrase lists miss and the classifiers catch (none of them is in the training files).
 LEARNED_POSITIVE = [
-    ("answerer", "I'm typing with one hand because I'm holding my sandwich.", "off_topic"),
+    ("answerer", "I am sipping lemonade on my balcony right now.", "off_topic"),
     ("answerer", "The grocer is an ugly old troll with a face like a boot.", "offensive"),
     ("questioner", "Is the harbour scene a pleasant one?", "asks_feelings"),
     ("questioner", "Give me a general sense of everything in it.", "generic_question"),
