@@ -300,3 +300,70 @@ def test_keyboard_mashing_is_non_english_not_chat_language() -> None:
     assert detects("non_english", "kkkkk jjjl")
     assert not detects("chat_language", "kkkkk jjjl")
     assert detects("chat_language", "sooo blue")
+
+
+MORE_OFF_TOPIC = [
+    ("answerer", "A harbour. Here in Norway the boats look just like that."),
+    ("answerer", "Two cranes. I'm in Lagos, and it is boiling here."),
+    ("answerer", "Copper pots. I work in a hotel kitchen, so I know these."),
+    ("answerer", "A canal boat. I rode one in Amsterdam once."),
+    ("questioner", "Have you ever ridden a horse? Is the rider a woman?"),
+    ("questioner", "Are you also a student? How many trees are there?"),
+    ("questioner", "Is your cat as fat as mine? What colour is the cat?"),
+    ("questioner", "What time is it in your place? Is it night in the picture?"),
+    ("answerer", "We are only at round 4, sadly. A red coat."),
+    ("answerer", "A lamp. This is my fifth task today, my eyes hurt."),
+    ("questioner", "This site pays peanuts. Is the sky blue?"),
+    ("answerer", "A jug. Hang on, someone is at the door."),
+    ("answerer", "Sorry for the late reply, my grandson needed help."),
+    ("answerer", "A vase. Sorry, typing slowly today."),
+]
+MORE_OFF_TOPIC_NOT = [
+    ("answerer", "The baker works in his shop at night."),
+    ("answerer", "Here in the corner there is a small dog."),
+    ("answerer", "The round table has four chairs."),
+    ("answerer", "A coal mine is in the distance."),
+    ("answerer", "The girl is typing a letter on an old machine."),
+    ("answerer", "The woman lives in a small cottage by the sea."),
+    ("answerer", "He looks like me? No, he has a beard."),
+]
+
+
+@pytest.mark.parametrize(("role", "text"), MORE_OFF_TOPIC)
+def test_off_topic_catches_places_work_and_the_task(role: str, text: str) -> None:
+    assert detects("off_topic", text, role)
+
+
+@pytest.mark.parametrize(("role", "text"), MORE_OFF_TOPIC_NOT)
+def test_off_topic_passes_the_same_words_in_the_scene(role: str, text: str) -> None:
+    assert not detects("off_topic", text, role)
+
+
+HABITS_AND_SITE = [
+    ("answerer", "A ferry. I take one to work every day."),
+    ("answerer", "A puppy by the stove. We just adopted a puppy."),
+    ("answerer", "A loaf. I'm baking bread while we chat."),
+    ("answerer", "Grey. I'll need to log off soon."),
+    ("questioner", "Is it evening for you? Is the sun low in the picture?"),
+    ("questioner", "Which time zone are you in?"),
+    ("answerer", "A mill. The page reloaded and I lost my answer."),
+    ("questioner", "Do you collect paintings? Is the frame gold?"),
+    ("answerer", "Blue shutters. Happy it's Friday!"),
+]
+HABITS_AND_SITE_NOT = [
+    ("answerer", "A man on the platform waves to the train."),
+    ("questioner", "Does it bring back memories for you?"),
+    ("answerer", "A scholar sits in the study, reading."),
+    ("answerer", "The farmers go to the fields every morning."),
+    ("answerer", "A woman turns the page of her book."),
+]
+
+
+@pytest.mark.parametrize(("role", "text"), HABITS_AND_SITE)
+def test_off_topic_catches_habits_plans_and_the_site(role: str, text: str) -> None:
+    assert detects("off_topic", text, role)
+
+
+@pytest.mark.parametrize(("role", "text"), HABITS_AND_SITE_NOT)
+def test_off_topic_passes_platforms_studies_and_pages_in_the_scene(role: str, text: str) -> None:
+    assert not detects("off_topic", text, role)

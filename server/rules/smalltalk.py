@@ -245,7 +245,10 @@ _CHITCHAT_TRIGGERS = frozenset(
 # for the few groups it could match.
 _LIFE_NOUN = (
     r"trip|holidays?|vacation|house|flat|apartment|home|street|school|garden|car|job|work|office|"
-    r"city|town|village|country|neighbou?rhood|headphones|screen|internet|connection|wifi|signal|"
+    r"city|town|village|country|neighbou?rhood|headphones|internet|connection|wifi|signal|laptop|"
+    r"phone|computer|tablet|battery|keyboard|electricity|basement|bins?|desk|kettle|commute|"
+    r"(?:night )?shift|day job|honeymoon|(?:late )?(?:husband|wife)|grand(?:sons?|daughters?|children|kids)|"
+    r"nephews?|nieces?|family|kids|children|parents|pets?|dogs?|cats?|hobby|hobbies|plans|"
     r"browser|mouse|coffee|tea|plants?|heating|rent|roommate|flatmate|partner (?:is|was|has)|"
     r"own (?:dinner|lunch|food|kids?|dog|cat|house)|first language|native language|english|accent"
 )
@@ -343,9 +346,13 @@ _LIFE_GROUPS = [
         "trip holiday holidays vacation house flat apartment home street school garden car job work office "
         "city town village country neighbourhood neighborhood headphones screen internet connection wifi "
         "signal browser mouse coffee tea plant plants heating rent roommate flatmate partner own first "
-        "native english accent",
-        rf"(?<!on )(?<!in )\b(?:my|our|your|ur) (?:{_LIFE_NOUN})\b"
-        r"(?! (?:in|of) (?:the|this) (?:painting|picture|image|scene))",
+        "native english accent laptop phone computer tablet battery keyboard electricity basement bin bins "
+        "desk kettle commute shift night day honeymoon late husband wife grandson grandsons granddaughter "
+        "granddaughters grandchildren grandkids nephew nephews niece nieces screen battery's"
+        " phone's laptop's family kids children parents pet pets dog dogs cat cats hobby hobbies plans",
+        rf"\b(?:my|our|your|ur) (?:{_LIFE_NOUN})\b"
+        r"(?! (?:in|of) (?:the|this) (?:painting|picture|image|scene))"
+        r"|(?<!on )(?<!in )\b(?:my|your|ur) screen\b",
     ),
     (
         # the task: dialogs, partners, rounds, instructions, ratings, the pay, how many done today
@@ -381,6 +388,114 @@ _LIFE_GROUPS = [
         rf"|\b(?:where|when|which) (?:are|r|do|did) {_YOU} (?:right now|at|from|grow up|learn|go)\b"
         rf"|\bwhich (?:country|city|team|browser|language|football team) (?:are|do|did) {_YOU}\b",
     ),
+    (
+        # where the worker is: "here in Ukraine", "I'm in Nairobi", "we live in Arizona"
+        "here i'm am live lived today",
+        r"(?:^|[.,!?;] )here in (?!(?:the|this|that|these|those|a|an|his|her|its|their|front|back|corner|"
+        r"middle|centre|center|foreground|background|picture|painting|scene|image|which|it)\b)[a-z]+"
+        r"|\b(?:i|we)(?: actually| still| now| also)? live (?:in|near|on|by|next to)\b"
+        r"|\btoday(?:'s| is| was) (?:very |so |really )?(?:hot|cold|warm|rainy|sunny|freezing|humid|windy|"
+        r"snowy|"
+        r"grey|gray|lovely|horrible|boiling|scorching)\b"
+        r"|\b(?:boiling|scorching|pouring|roasting|sweltering|baking|humid|chilly) here\b(?! (?:in|on|"
+        r"at) the)",
+    ),
+    (
+        # the worker's work, studies and past trips
+        "work worked study studied commute teach taught tutor tutored retired volunteer once kids children "
+        "ridden tried climbed travelled traveled myself yourself visited kid child",
+        r"\b(?:i|we)(?: \w+)? (?:work|worked|study|studied|commute|teach|taught|tutor|tutored|volunteer)\b"
+        r"(?: (?:in|at|on|as|for|from|near|with|every|part-time|nights|weekends))"
+        r"|\b(?:i|i'm|i am|i was) (?:a )?(?:retired|former)\b"
+        r"|\b(?:i|we)\b[^.?!]{0,60}\bonce\s*(?:[.!,]|$)|\b(?:i|we)\b[^.?!]{0,60}\bas (?:kids|children|a kid|"
+        r"a child)\b"
+        rf"|\bhave {_YOU} ever (?:ridden|tried|climbed|travell?ed|visited|lived|worked)\b"
+        r"|\b(?:have|got|keep|own|play|ride|cook) (?:any |a |an |some )?(?:\w+ )?yourself\b"
+        r"|\b(?:i'm|i am|i was) (?:a |an )(?:\w+ )?(?:\w+ )?myself\b",
+    ),
+    (
+        # the partner's identity
+        "you u",
+        rf"\b(?:are|r) {_YOU}(?: also| too| still)? (?:a |an )?(?:student|retired|working|religious|"
+        r"vegetarian|vegan|married|single|employed|unemployed|parent|mum|mom|dad|native|\w+ person)\b",
+    ),
+    (
+        # "mine" for the worker's own pet, pay or screen ("is your cat as fat as mine?"), not a coal mine
+        "mine",
+        r"\bmine(?<!the mine)(?<!a mine)(?<!coal mine)(?<!gold mine) (?:is|was|says|has|does|would|too)\b"
+        r"|\b(?:as|than|just|like) mine\b|^mine\b",
+    ),
+    (
+        # the time of day and the weather where the partner is
+        "weather time side end place",
+        r"\bweather doing\b|\bwhat time is it (?:in|at) (?:your|ur)\b"
+        r"|\b(?:night|day|morning|evening|late|early|dark) (?:at|in|on) (?:your|ur) (?:side|end|place)\b",
+    ),
+    (
+        # the task, the site and the pay
+        "website timer interface round these today tonight here pays paying paid peanuts beer cents much "
+        "using",
+        r"\b(?:the|this|that) (?:\w+ )?(?:timer|interface|website)\b"
+        r"|\b(?:at |on |in )?round (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b(?! (?:of|and) )"
+        r"|\b(?:doing|do|done|did) these(?: all| for| today| since| every| on here)?\s*(?:[.,!?]|$| all|"
+        r" for| today|"
+        r" since| every)"
+        r"|\b(?:first|second|third|fourth|fifth|sixth|tenth|\d+(?:st|nd|rd|th)) (?:one|task|painting|dialog|"
+        r"chat|"
+        r"hit|conversation)(?: of these)? (?:today|tonight|this (?:week|morning|evening))\b"
+        r"|\b(?:been|work|working|doing|people) on here\b"
+        r"|\b(?:pays?|paying|paid) (?:nothing|peanuts|so little|next to nothing|pennies)\b|\bbeer money\b"
+        r"|\b\d+ cents\b|\bhow much (?:are|do|did|will) (?:you|u|we|they) (?:get|getting|earn|earning|make|"
+        r"making)\b|\b(?:laptop|phone|tablet|computer|browser|device) (?:you are|are you|you're) using\b",
+    ),
+    (
+        # pauses and the worker's doings between messages
+        "sorry excuse apologies hang hold door back came typing kettle desk",
+        r"\b(?:sorry|excuse|apologies) (?:for )?(?:the |my )?(?:late reply|late answer|delay|wait|"
+        r"slow reply)\b"
+        r"|\b(?:hang|hold) on,? (?:someone|somebody|my|a (?:sec|second|minute))\b"
+        r"|\bsomeone(?:'s| is) at the door\b"
+        r"|\b(?:i|i've|i'm|i am|just|we)(?: just| got| come)? back from\b|\bi (?:just )?came back from\b"
+        r"|\btyping (?:so )?(?:slow|slowly)\b|\bput(?:ting)? the kettle on\b"
+        r"|\b(?:eating|having) (?:my )?(?:lunch|dinner|breakfast) at my desk\b",
+    ),
+    (
+        # the worker's habits, plans and news ("I go skiing there every winter", "we just adopted a puppy")
+        "go play take collect ride swim cook bake paint draw visit walk adopted moved bought baby memories "
+        "while log leave break coffee doing skipped brings bring",
+        r"\b(?:i|we) (?:usually |often |always |still )?(?:go|play|take|collect|ride|swim|cook|bake|paint|"
+        r"draw|"
+        r"visit|walk)\b[^.?!]{0,40}\b(?:every (?:day|week|winter|summer|year|morning|weekend|sunday)|at home|"
+        r"with (?:my|friends)|on weekends)\b"
+        r"|\b(?:i|we) (?:just |recently )?(?:adopted|moved (?:house|to|in)|bought a (?:house|flat|car)|"
+        r"had a baby)\b|\bbrings? back (?:my |memories of (?:my|our|when))\b"
+        r"|\bwhile (?:we|i) (?:chat|type|talk|do this)\b|\b(?:i'm|i am) doing (?:this|these)\b"
+        r"|\b(?:i|we)(?:'ll|'m going to| will| need to| have to| should)(?: \w+){0,2} (?:log off|leave|"
+        r"take a (?:short |quick )?break|grab a coffee)\b"
+        r"|\b(?:shall|should|can) we (?:take|grab|have) a (?:short |quick )?(?:break|coffee)\b"
+        r"|\b(?:i|i've) (?:skipped|missed) (?:breakfast|lunch|dinner)\b",
+    ),
+    (
+        # the study, the site and the clock where the partner is
+        "study platform approved approval tasks page site timed logged log zone zones monday tuesday "
+        "wednesday thursday friday saturday sunday mondays fridays you u how's",
+        r"\bthis (?:study|platform)\b(?! (?:of|in|is lit|room|desk|walls?))|\b(?:get|gets|got|be|being) "
+        r"approved\b|\bapproval\b"
+        r"|\b(?:these|other|more|most|my|image|survey|of|doing|for) tasks\b"
+        r"|\b(?:page|site) (?:reloaded|loaded|froze|crashed|logged)\b|\brefresh(?:ed)? the page\b"
+        r"|\btimed out\b|\blogged (?:me )?out\b|\btime ?zones?\b"
+        r"|\b(?:it's|it is) (?:finally )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+        r"|\b(?:ugh|happy|glad),? (?:it's )?(?:mondays?|fridays?)\b"
+        r"|\bis it (?:\w+ ){0,3}(?:night|morning|evening|afternoon|late|early|dark)(?: \w+)? for (?:you|u)\b"
+        r"|\blanguages? do (?:you|u) speak\b"
+        r"|\bhow's (?:your|ur) (?:morning|evening|afternoon|week|weekend|night)\b"
+        r"|\b(?:are|r) (?:you|u) (?:\w+ )?(?:multitasking|left-handed|right-handed|on holiday|on vacation|"
+        r"enjoying your (?:evening|day|weekend|morning|afternoon))\b"
+        r"|\b(?:do|did|have) (?:you|u) (?:ever )?(?:collect|vote|voted|sleep well|slept well|watch the news|"
+        r"see the game|have (?:any )?hobbies|have (?:a |any )?plans|have (?:a|the) (?:tv|radio) on|"
+        r"like to (?:cook|travel|read|swim|dance|paint|draw)|study art|painted anything|"
+        r"have (?:a )?(?:garden|fireplace))\b",
+    ),
 ]
 _LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
 
@@ -402,8 +517,14 @@ _OFF_TOPIC_TRIGGERS = frozenset(
 )
 
 
+# "I'm in Nairobi": a capitalised place after "I'm in" (read from the original text).
+_IN_PLACE = re.compile(r"\b[Ii](?:'m| am) in (?!The\b|This\b|A\b)[A-Z][a-z]+")
+
+
 def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
     words, lower = ctx.wordset, ctx.lower
+    if ("i'm" in words or "am" in words) and _IN_PLACE.search(ctx.text.replace("\u2019", "'")):
+        return True
     if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and _OFF_TOPIC.search(lower):
         return True
     if any(not words.isdisjoint(group) and pattern.search(lower) for group, pattern in _LIFE):
