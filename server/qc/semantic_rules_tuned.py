@@ -10,10 +10,9 @@ re-tuning. Plain Python: ``server.qc.semantic_flags`` reads it without NumPy or 
 
 TUNED_ON = "ffbf4e016c47e253"
 THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.83,
-    "offensive": 0.51,
-    "asks_feelings": 0.76,
-    "generic_question": 0.58,
-    "imposes_emotion": 0.52,
-    "repeated_question": 0.77,
+    "off_topic": 0.57,
+    "asks_feelings": 0.79,
+    "generic_question": 0.52,
+    "imposes_emotion": 0.56,
+    "repeated_question": 0.74,
 }

@@ -26,12 +26,12 @@ from server.rules.registry import check_many, learned_score
 FOLDS = 5
 TARGET_PRECISION = 0.97
 MAX_FALSE_ALARM = 0.01  # share of the compliant lines of the rule's roles
-# 0.50 ... 0.99: a classifier alone flags only what it judges more likely a violation than not. Below
+# 0.51 ... 0.99: a classifier alone flags only what it judges more likely a violation than not. Below
 # 0.50 the pooled precision of "rule OR classifier" could still be met (the rule's sure hits carry
 # it) while the classifier's own additions were near coin flips: with the training lines of
 # 2026-11 the offensive one went down to 0.30 and flagged "Soldiers kill each other on a bloody
 # battlefield." for a handful more insults.
-GRID = [round(0.50 + 0.01 * i, 2) for i in range(50)]
+GRID = [round(0.51 + 0.01 * i, 2) for i in range(49)]  # above 0.50: even odds are no verdict
 TUNED = Path(__file__).with_name("tuned.py")
 # Classifiers that are not switched on by default although one could be: the repeated-question
 # one finds few repeats the rule misses (it sees letters, not synonyms) for a quarter of the

@@ -7,10 +7,10 @@ whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-
 
 TUNED_ON = "4564f0f5fbaaee70"
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.62,
-    "offensive": 0.5,
-    "asks_feelings": 0.65,
+    "off_topic": 0.51,
+    "offensive": 0.52,
+    "asks_feelings": 0.6,
     "generic_question": 0.51,
-    "imposes_emotion": 0.5,
+    "imposes_emotion": 0.51,
     "copies_opinion": 0.73,
 }
