@@ -32,7 +32,7 @@ QUESTIONS = [
     "Which object is in the centre of the composition?",
     "What is the man on the left drinking?",
 ]
-PARAPHRASE = "Is the woman inside?"  # rewords round 3: the lexical rule misses it
+PARAPHRASE = "Is she in a room?"  # rewords round 3 ("indoors"): the lexical rule misses it
 NEAR_MISS = "What is the man on the right drinking?"  # same words as round 10 but another person
 # restates the stimuli's second opinion ("The dark background makes the shape look trapped.")
 # in other words, so the lexical copies_opinion rule misses it

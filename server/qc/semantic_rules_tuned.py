@@ -14,5 +14,4 @@ THRESHOLDS: dict[str, float] = {
     "asks_feelings": 0.79,
     "generic_question": 0.52,
     "imposes_emotion": 0.56,
-    "repeated_question": 0.74,
 }
