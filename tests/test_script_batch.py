@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
 
+import pytest
+from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
@@ -20,39 +23,45 @@ return {{ARGV[1], n}}
 """
 
 
-async def test_concurrent_calls_each_get_their_own_reply(redis_url: str):
+@pytest.fixture
+async def redis_key(redis_url: str) -> AsyncIterator[tuple[Redis, str]]:
+    """A client and a fresh key, deleted afterwards."""
     redis = connect(redis_url)
     key = f"test:batch:{uuid.uuid4().hex}"
     try:
-        batch = ScriptBatch(redis, redis.register_script(SCRIPT.format(tag=uuid.uuid4().hex)), max_batch=64)
-        replies = await asyncio.gather(*(batch(keys=[key], args=[f"call-{i}"]) for i in range(300)))
-        assert [r[0] for r in replies] == [f"call-{i}" for i in range(300)]
-        assert sorted(r[1] for r in replies) == list(range(1, 301))  # every call ran exactly once
-        assert int(await redis.get(key)) == 300
-        assert await batch(keys=[key], args=["alone"]) == ["alone", 301]  # a lone call, loaded now
+        yield redis, key
     finally:
         await redis.delete(key)
         await redis.aclose()
 
 
-async def test_a_failing_call_fails_alone(redis_url: str):
-    redis = connect(redis_url)
-    key = f"test:batch:{uuid.uuid4().hex}"
-    try:
-        batch = ScriptBatch(redis, redis.register_script(SCRIPT.format(tag=uuid.uuid4().hex)))
-        args = ["a", "boom", "b"]
-        replies = await asyncio.gather(*(batch(keys=[key], args=[a]) for a in args), return_exceptions=True)
-        assert replies[0] == ["a", 1] and replies[2] == ["b", 2]
-        assert isinstance(replies[1], ResponseError) and "asked to fail" in str(replies[1])
-    finally:
-        await redis.delete(key)
-        await redis.aclose()
+def fresh_batch(redis: Redis, max_batch: int = 512) -> ScriptBatch:
+    return ScriptBatch(redis, redis.register_script(SCRIPT.format(tag=uuid.uuid4().hex)), max_batch)
+
+
+async def test_concurrent_calls_each_get_their_own_reply(redis_key):
+    redis, key = redis_key
+    batch = fresh_batch(redis, max_batch=64)
+    replies = await asyncio.gather(*(batch(keys=[key], args=[f"call-{i}"]) for i in range(300)))
+    assert [r[0] for r in replies] == [f"call-{i}" for i in range(300)]
+    assert sorted(r[1] for r in replies) == list(range(1, 301))  # every call ran exactly once
+    assert int(await redis.get(key)) == 300
+    assert await batch(keys=[key], args=["alone"]) == ["alone", 301]  # a lone call, loaded now
+
+
+async def test_a_failing_call_fails_alone(redis_key):
+    redis, key = redis_key
+    batch = fresh_batch(redis)
+    args = ["a", "boom", "b"]
+    replies = await asyncio.gather(*(batch(keys=[key], args=[a]) for a in args), return_exceptions=True)
+    assert replies[0] == ["a", 1] and replies[2] == ["b", 2]
+    assert isinstance(replies[1], ResponseError) and "asked to fail" in str(replies[1])
 
 
 async def test_every_caller_hears_of_a_dead_connection():
     redis = connect(f"redis://127.0.0.1:{free_port()}/0")  # nothing listens there
     try:
-        batch = ScriptBatch(redis, redis.register_script(SCRIPT.format(tag="dead")))
+        batch = fresh_batch(redis)
         replies = await asyncio.gather(
             *(batch(keys=["k"], args=[str(i)]) for i in range(5)), return_exceptions=True
         )
@@ -61,14 +70,9 @@ async def test_every_caller_hears_of_a_dead_connection():
         await redis.aclose()
 
 
-async def test_calls_made_one_after_another_each_go_out(redis_url: str):
+async def test_calls_made_one_after_another_each_go_out(redis_key):
     """A call made when nothing else waits goes out at the next turn of the event loop."""
-    redis = connect(redis_url)
-    key = f"test:batch:{uuid.uuid4().hex}"
-    try:
-        batch = ScriptBatch(redis, redis.register_script(SCRIPT.format(tag=uuid.uuid4().hex)))
-        for i in range(3):
-            assert (await asyncio.wait_for(batch(keys=[key], args=["x"]), 5))[1] == i + 1
-    finally:
-        await redis.delete(key)
-        await redis.aclose()
+    redis, key = redis_key
+    batch = fresh_batch(redis)
+    for i in range(3):
+        assert (await asyncio.wait_for(batch(keys=[key], args=["x"]), 5))[1] == i + 1

@@ -204,35 +204,21 @@ def _alternatives(alternation: str) -> frozenset[str]:
     return frozenset(alternation.strip("(?:)").split("|"))
 
 
+def _without(alternation: str, words: set[str]) -> str:
+    """The alternation less some of its words (narrower groups for the frames below)."""
+    return "(?:" + "|".join(sorted(_alternatives(alternation) - words)) + ")"
+
+
 # Judgements that are not also a person's state ("a bit sad" may be the man's face).
-_TASTE_NOT_STATE = (
-    "(?:"
-    + "|".join(
-        sorted(_alternatives(_TASTE) - {"sad", "lonely", "happy", "cheerful", "joyful", "grim", "moody"})
-    )
-    + ")"
-)
+_TASTE_NOT_STATE = _without(_TASTE, {"sad", "lonely", "happy", "cheerful", "joyful", "grim", "moody"})
 # ... nor a verb or a day out ("it is moving", "the trip was amazing").
-_TASTE_OF_IT = (
-    "(?:"
-    + "|".join(
-        sorted(
-            _alternatives(_TASTE_NOT_STATE)
-            - {"moving", "touching", "amazing", "exciting", "thrilling", "inspiring", "fun", "delight", "joy"}
-        )
-    )
-    + ")"
+_TASTE_OF_IT = _without(
+    _TASTE_NOT_STATE,
+    {"moving", "touching", "amazing", "exciting", "thrilling", "inspiring", "fun", "delight", "joy"},
 )
 # ... nor said of the pay, the weather or a slip ("the pay here is terrible", "Crap, I forgot").
-_TASTE_OF_SCENE = (
-    "(?:"
-    + "|".join(
-        sorted(
-            _alternatives(_TASTE_OF_IT)
-            - {"terrible", "awful", "horrible", "crap", "crappy", "shitty", "rubbish", "boring", "cool"}
-        )
-    )
-    + ")"
+_TASTE_OF_SCENE = _without(
+    _TASTE_OF_IT, {"terrible", "awful", "horrible", "crap", "crappy", "shitty", "rubbish", "boring", "cool"}
 )
 _STRONG_TASTE = _alternatives(_TASTE) - {
     "sad", "lonely", "happy", "cheerful", "joyful", "peaceful", "serene", "tranquil", "romantic", "dramatic",
