@@ -77,13 +77,21 @@ _BEASTLY = re.compile(
     r"|\b(?:ugly|greasy|filthy|wrinkled|miserable|drunken|inbred|smelly|mangy) (?:old |little |fat )?"
     rf"(?:{_BEAST})(?:{_BEAST_END}|(?= (?:his|her|their|the|is|was)\b))"
 )
-_BEAST_WORDS = frozenset(
-    """
-    pig pigs cow cows goat goats rat rats bat bats weasel weasels chimp chimps monkey monkeys ape apes
-    animals goblin goblins witch witches troll trolls lump lumps bag bags tramp tramps bum bums slug
-    slugs toad toads hippo hippos whale whales
-    """.split()
-)
+
+
+def _forms(alternation: str) -> frozenset[str]:
+    """The words an alternation of "pig", "pigs?" and "witch(?:es)?" matches: the trigger words of
+    a pattern, read off it so the two cannot drift apart."""
+    forms = set()
+    for alt in alternation.split("|"):
+        word = alt.removesuffix("s?").removesuffix("(?:es)?")
+        forms.add(word)
+        if word != alt:
+            forms.add(word + ("es" if alt.endswith("(?:es)?") else "s"))
+    return frozenset(forms)
+
+
+_BEAST_WORDS = _forms(_BEAST)
 _PERSON_WORDS = frozenset(
     """
     man men woman women guy guys lady ladies girl girls boy boys kid kids child children king queen
