@@ -284,13 +284,19 @@ def _reused(state: DialogState) -> Outcome:
 def _copy(state: DialogState) -> DialogState:
     """A copy the event may change freely. The state holds scalars, dicts of scalars and one
     dict of lists (``todo``), so copying those containers is a deep copy, at a fraction of
-    ``model_copy(deep=True)``'s cost (which walks every value through ``copy.deepcopy``)."""
-    fresh = {
-        name: {k: list(v) if isinstance(v, list) else v for k, v in value.items()}
-        for name, value in state.__dict__.items()
-        if isinstance(value, dict)
-    }
-    return state.model_copy(update=fresh)
+    ``model_copy(deep=True)``'s cost (which walks every value through ``copy.deepcopy``).
+    ``applied`` (``dict[str, int]``, up to a hundred entries) is copied whole in C; the other
+    dicts hold one entry per role. A shallow ``__copy__`` with the dicts replaced in place costs
+    a third of ``model_copy(update=...)``."""
+    fresh = state.__copy__()
+    values = fresh.__dict__
+    for name, value in values.items():
+        if type(value) is dict:
+            if name == "applied":
+                values[name] = value.copy()
+            else:
+                values[name] = {k: list(v) if type(v) is list else v for k, v in value.items()}
+    return fresh
 
 
 def apply(state: DialogState, event: Event, policy: Policy) -> Outcome:

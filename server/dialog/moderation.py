@@ -27,6 +27,9 @@ class Screening:
     expel: bool = False  # the bounce that reached max_hard_violations
 
 
+_ACCEPT = Screening(action="accept", rules=[], message="", flags=())  # what no rule at all says
+
+
 class Moderator:
     def __init__(self, services: Services, runtime: DialogRuntime) -> None:
         self.s = services
@@ -61,6 +64,8 @@ class Moderator:
             or not policy.min_message_chars <= len(cleaned) <= policy.max_message_chars
         ):
             return None
+        if not self.config.active(role):  # no rule applies to this role: no history, no meta
+            return _ACCEPT
         history = self._history_of(state.id, snap.turns or [])
         meta = await self.runtime.meta(state.id)
         result = check(role, state.round, cleaned, history, meta["opinions"], self.config)

@@ -97,6 +97,8 @@ class Snapshot:
     raw: str
     state: DialogState
     turns: list[StoreTurn] | None = None
+    # the state's pending deadlines, when this process computed them at its last commit
+    pending: frozenset[Schedule] | None = None
 
 
 class GroupCommit:
@@ -332,7 +334,9 @@ class DialogRuntime:
         if out.state.final and any(isinstance(e, Finalize) for e in out.effects):
             # if this process dies before the record is final, a sweeper anywhere finishes it
             extra.append((time.time() + self.s.settings.claim_seconds, finalize_member(dialog_id)))
-        dropped = pending_deadlines(snap.state, self.s.policy) - pending_deadlines(out.state, self.s.policy)
+        before = snap.pending if snap.pending is not None else pending_deadlines(snap.state, self.s.policy)
+        after = frozenset(pending_deadlines(out.state, self.s.policy))
+        dropped = before - after
         raw = out.state.model_dump_json()
         args: list[str | int] = [snap.raw, raw, int(out.state.final), KEEP_SECONDS]
         args += [dialog_id, len(logs), *logs, len(forms)]
@@ -361,7 +365,7 @@ class DialogRuntime:
         else:
             turns = snap.turns + [e for e in out.effects if isinstance(e, StoreTurn)]
             self._turns[dialog_id] = turns
-            self._keep(Snapshot(raw, out.state, turns))
+            self._keep(Snapshot(raw, out.state, turns, after))
         return raw
 
     # ------------------------------------------------------------------ effects

@@ -113,7 +113,10 @@ def check(
     if role not in ("questioner", "answerer"):
         raise ValueError(f"role must be 'questioner' or 'answerer', not {role!r}")
     cfg = _config(config)
-    return _judge(Context(role, round, text, history, opinions), cfg.active(role), _model(cfg, model))
+    active = cfg.active(role)
+    if not active:  # nothing to judge: skip the message's tokens and the classifiers
+        return RuleResult("accept", [])
+    return _judge(Context(role, round, text, history, opinions), active, _model(cfg, model))
 
 
 def check_many(
