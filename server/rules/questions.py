@@ -20,7 +20,7 @@ _ART = (
 _FEELINGS = (
     r"(?:happy|sad|scared|afraid|frightened|angry|upset|calm|relaxed|peaceful|excited|amused|disgusted|"
     r"moved|touched|disturbed|uneasy|uncomfortable|nostalgic|depressed|joyful|anxious|nervous|inspired|"
-    r"impressed|bored|creeped out|emotional|hopeful|lonely)"
+    r"impressed|bored|creeped out|emotional|hopeful|lonely|furious|mad|livid|queasy|sick|tearful|teary)"
 )
 _MOOD = (
     r"(?:sad|happy|scary|depressing|cheerful|joyful|gloomy|creepy|uplifting|frightening|disturbing|"
@@ -58,6 +58,18 @@ _STRICT = (
     r"haunting|frightening|scary|saddening|moving to look at|beautiful to look at|nice to look at)"
 )
 _DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|too|a bit|a little|kind of|somewhat|truly|more|most) )*"
+# Said of anything depicted, a response of the viewer too ("is the soft light calming?", "are the pliers
+# revolting?"); not "relaxing", which is also what a person does.
+_RESPONSE = (
+    rf"(?:{_STRICT[3:-1]}|calming|soothing|comforting|gross|revolting|disgusting|repulsive|sickening|"
+    r"nauseating|hilarious|unnerving|chilling|harrowing|spine-chilling|hair-raising)"
+)
+# Verdicts that a question puts up for agreement ("... is just cruel, right?", "sounds scary, is it?").
+_TAGGED_VERDICT = (
+    rf"(?:{_RESPONSE[3:-1]}|cruel|mean|nasty|sad|awful|terrible|horrible|beautiful|ugly|lovely|gorgeous|"
+    r"amazing|boring|funny|cute|sweet|creepy|spooky|tragic|sick|wrong|brutal|pathetic|ridiculous)"
+)
+_SIGHT = r"(?:dreadful|glorious|magnificent|spectacular|splendid|sorry|grand|fine|marvellous|marvelous)"
 # An -ing word followed by its object is a verb ("is the dog terrifying the cat?"), not a verdict.
 _NO_OBJECT = r"(?! (?:the|a|an|his|her|its|their|them|him|it|me|us|everyone|people|someone|each)\b)"
 # The adjective says what the thing is, not which thing ("is the owl creepy?", not "is the owl a
@@ -69,15 +81,20 @@ _PREDICATIVE = (
 _ASKS_FEELINGS = re.compile(
     "|".join(
         [
+            # the body's reaction: "does the drop make your stomach turn?", "make your skin crawl"
+            rf"\bmak(?:e|es|ing) {_YOU}r (?:stomach|skin|heart|blood|hair|spine|knees|mouth)\b|"
+            rf"\b(?:gives?|giving|sends?) {_YOU} (?:the )?(?:chills|shivers|goosebumps|creeps)\b",
             rf"\bhow (?:do|did|does|would|will|could|can|might) {_YOU} feel\b",
             rf"\b(?:do|did|does|would|will|could|can) {_YOU} "
             r"(?:feel|like|love|enjoy|hate|dislike|prefer|admire)\b"
             r"(?! to\b)",
             rf"\bwhat (?:do|did|would|will) {_YOU} (?:feel|think of|think about|like|love|dislike)\b",
-            r"\bwhat(?:'s| is) the (?:overall |general |main )?(?:mood|emotion|feeling|vibe|tone)"
-            rf"(?: (?:of|in) {_ART}| like| conveyed| it gives)?\s*[?.!]*$",
-            rf"\b(?:is|isn't) {_ART} (?:a )?(?:very |so |really |rather |quite )?{_MOOD}\b{_PREDICATIVE}",
-            rf"\bmakes? {_YOU} (?:feel|think|want|smile|laugh|cry|{_FEELINGS})\b",
+            r"\bwhat(?:'s| is|s) the (?:overall |general |main )?"
+            r"(?:mood|emotion|feeling|vibe|tone|atmosphere)"
+            rf"(?: (?:of|in) {_ART}| like| conveyed| it gives)?(?:,[^?]{{1,40}})?\s*[?.!]*$",
+            rf"\b(?:is|isn't) {_ART} (?:(?:mostly|more|overall|generally|a|an|very|so|really|rather|quite) )*"
+            rf"{_MOOD}\b{_PREDICATIVE}",
+            rf"\bmak(?:e|es|ing) {_YOU} (?:feel|think|want|smile|laugh|cry|{_FEELINGS})\b",
             rf"\b(?:does|did|would|will|could|can) {_ART} (?:make|leave) {_YOU}\b",
             r"\b(?:yo)?ur (?:\w+ )?(?:feelings?|emotions?|emotional|opinion|impression|reaction|thoughts|"
             r"favorite|favourite|mood|take|view|personal|gut|heart|taste|judgement|judgment|estimation|"
@@ -151,7 +168,7 @@ _ASKS_FEELINGS = re.compile(
 # Every pattern above addresses the partner or names an emotion or mood.
 _ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD) | frozenset(
     "you u your ur yours you'd you've mood emotion emotions feeling feelings vibe vibes tone sense "
-    "impression impressions".split()
+    "impression impressions atmosphere".split()
 )
 # Judgements of an artwork or scene that say nothing of what is in it (not a person's state:
 # "is the boy sad?" asks about the picture).
@@ -163,6 +180,7 @@ _JUDGE_WORDS = (T.literal_words(_STRICT, _ATMOS) - {"to", "look", "at", "moving"
     meh forgettable tasteful awkward grotesque ghoulish admirable inspiring pleasing pleasant unpleasant ugly
     beautiful cute adorable funny gross disgusting revolting sweet magical ordinary elegant attractive
     amateur tragic wistful nostalgic exciting thrilling nerve-wracking heartwarming heartbreaking majestic
+    cruel mean-spirited spirited tasteless silly corny cheesy tacky kitsch pretentious overrated hilarious
     """.split()
 )
 # Ways of putting a judgement to the partner: "for you", "would you say", "in your estimation".
@@ -176,7 +194,7 @@ _JUDGE_FRAME = re.compile(
 # A whole message of judgements: "cheerful or gloomy, overall?", "any good?", "masterpiece or not?"
 _JUDGE_FILLER = frozenset(
     "any or not more less a an bit so very really pretty quite rather overall is it it's this that one y n "
-    "yes no just too kind sort of the painting picture which way still at all".split()
+    "mean yes no just too kind sort of the painting picture which way still at all".split()
 )
 
 
@@ -326,6 +344,66 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
 ]
 
 
+_WITHOUT_YOU += [
+    (
+        # a response said of anything depicted, also after a description: "the monsters at the door,
+        # are they terrifying?", "is the soft light calming?", "does it look gross?"
+        T.literal_words(_RESPONSE),
+        re.compile(
+            r"(?:^|[,;:.] ?)(?:is|are|was|were|isn't|aren't) (?!there\b)[^?,]{1,80}? "
+            rf"{_DEGREE}{_RESPONSE}\b{_PREDICATIVE}"
+            r"|(?:^|[,;:.] ?)(?:does|do|did|doesn't|don't) [^?,]{1,80}? (?:look|seem|feel|appear|sound)s? "
+            rf"{_DEGREE}{_RESPONSE}\b"
+            # a description closed by a bare response: "the dunes at sunset, breathtaking?"
+            rf"|, {_DEGREE}{_RESPONSE}(?: or (?:not|{_TAGGED_VERDICT}))?\s*\?+$"
+        ),
+    ),
+    (
+        # a verdict put up for agreement: "... is just cruel, right?", "sounds scary, is it?"
+        T.literal_words(_TAGGED_VERDICT),
+        re.compile(
+            r"\b(?:is|are|was|looks?|seems?|sounds?|feels?)(?: just)? "
+            rf"{_DEGREE}{_TAGGED_VERDICT}\b[^?]{{0,20}}"
+            r"(?:right|is it|isn't it|is it not|don't you think|wouldn't you say|agreed?|eh|huh)\s*\?"
+        ),
+    ),
+    (
+        # a verdict as a sight or a loss: "is the lava an amazing sight?", "is that a terrible waste?"
+        _JUDGE_WORDS | T.literal_words(_TAGGED_VERDICT, _SIGHT),
+        re.compile(
+            r"\b(?:is|are|was|were|isn't) [^?]{1,60}? (?:a|an) "
+            rf"{_DEGREE}(?:{_JUDGE}|{_TAGGED_VERDICT}|{_SIGHT}) "
+            r"(?:sight|view|spectacle|thing to (?:see|look at|watch)|loss|shame|pity|tragedy|waste)\b"
+        ),
+    ),
+    (
+        # the artwork's own mood, message or feel: "the painting's mood?", "does the painting want to
+        # say that...", "does it feel dangerous?"
+        frozenset(
+            "painting's picture's image's artwork's scene's want wants trying tries meant means feel".split()
+        ),
+        re.compile(
+            r"\b(?:painting|picture|image|artwork|scene)'s (?:overall |general |main )?(?:mood|atmosphere|"
+            r"feeling|vibe|tone|emotion)\b"
+            r"|\b(?:painting|picture|artwork|image) (?:want|wants|is trying|tries|try|meant|means|is meant) "
+            r"to "
+            r"(?:say|tell|teach|warn|show us)\b"
+            r"|^(?:so |and )?(?:does|doesn't|did) (?:it|this|that|the (?:painting|picture|scene|image)) feel "
+            r"(?:\w+ )?[\w-]+\s*[?.!]*$"
+        ),
+    ),
+    (
+        # a mood asked as what the scene feels like: "do the apples feel like a lazy afternoon?"
+        frozenset("feel feels".split()),
+        re.compile(
+            r"^(?:does|do|did|doesn't|don't) [^?]{1,80}? feels? like (?:a|an) "
+            rf"{_DEGREE}(?:{_MOOD}|{_ATMOS}|lazy|sleepy|perfect|happy|sad|nightmare|dream)\b"
+            r"|^(?:does|do|did) [^?]{1,60}? feels? (?:so |really |very )?(?:alive|vibrant|lively)\b"
+        ),
+    ),
+]
+
+
 def _only_judgements(words: list[str]) -> bool:
     return (
         len(words) <= 8
@@ -354,15 +432,30 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
 # artwork one way, so "what is the man in the picture holding?" never matches "what is in IMG".
 _POLITE_START = re.compile(
     r"(?:(?:ok|okay|alright|so|and|then|now|well|great|cool|nice|interesting|thanks|thank you|i see|got it|"
-    r"hi|hello|hey|hi there|hello there|good (?:morning|afternoon|evening)|"
-    r"hmm+)[,.! ]+)*(?:(?:can|could|would|will) (?:you|u) (?:please |pls |plz )?|please |pls |plz )?"
+    r"hi+|hello+|hey+|hiya|hi+ there|hello there|hey there|good (?:morning|afternoon|evening|day)|sorry|"
+    r"fine(?: thanks| thank you)?|mmm*|hmm+|anyway|right)[,.! ]+)*"
+    r"(?:(?:can|could|would|will) (?:you|u) (?:please |pls |plz )?|please |pls |plz )?"
 )
 _POLITE_END = tuple(
     sep + tail
-    for tail in ("please", "pls", "plz", "for me", "in detail", "in general", "overall", "briefly", "now")
+    for tail in (
+        "please",
+        "pls",
+        "plz",
+        "for me",
+        "in detail",
+        "in general",
+        "overall",
+        "briefly",
+        "now",
+        "tho",
+        "though",
+        "then",
+    )
     for sep in (", ", " ")
 )
 _END_PUNCT = " ?.!,"
+_CHAT_WHAT = re.compile(r"\b(?:whats|wats|wots|what s)\b")
 # Words that add emphasis but no subject: "what the hell is going on", "what exactly is it about".
 _FILLER_WORDS = frozenset(
     "hell heck earth world exactly actually basically really just even generally roughly precisely overall "
@@ -374,7 +467,7 @@ _FILLER = re.compile(
 )
 _IMG = re.compile(
     r"\b(?:the|this|that|your) (?:whole |overall |entire )?(?:painting|picture|image|artwork|art piece|art|"
-    r"piece|work|scene|photo|photograph|canvas|drawing)\b|\bit\b"
+    r"piece|work|scene|photo|photograph|canvas|drawing|one)\b|\bit\b"
 )
 _HERE = r"(?: (?:in|on|inside) IMG| here| there)?"
 _SIZE = r"(?:(?:quick|brief|short|general|rough|overall|basic|full|complete|detailed) )?"
@@ -385,7 +478,9 @@ _GENERIC = re.compile(
             rf"(?:describe|explain|summari[sz]e|tell me about|talk about|tell me|let me know|say|show me|"
             rf"give me (?:an? |the )?{_SIZE}(?:description|overview|summary|idea|rundown|sense|picture)"
             r"(?: of)?|"
-            r"tell me (?:more|everything|something)(?: about)?) (?:IMG|what you see|what you can see|"
+            r"tell me (?:more|everything|something)(?: about)?|"
+            r"i (?:just |only |really |simply )?(?:want|wish|need) to know|"
+            r"i(?:'d| would) (?:just )?like to know) (?:IMG|what you see|what you can see|"
             rf"everything|what(?:'s| is) (?:in|on) IMG|what(?:'s| is) going on{_HERE}|"
             rf"what(?:'s| is) happening{_HERE}|what IMG (?:is about|is of|shows|depicts|is showing|contains|"
             r"looks like)|what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed)(?: in IMG)?)",
@@ -420,7 +515,17 @@ _GENERIC = re.compile(
             r"is (?:important|interesting)))?",
             r"(?:any|anymore|any more|some more|more|any other|other) (?:details?|information|info|"
             r"questions?|things?|description|features?)(?: (?:about|in|on) IMG)?",
-            r"(?:give me|provide|share) (?:some )?(?:more )?(?:details?|information|info)(?: about IMG)?",
+            r"(?:give me|provide|share) (?:(?:some|more|proper|real|better|actual|good|a few|any) )*"
+            r"(?:details?|information|info|description)(?: about IMG)?",
+            r"(?:describe|explain|say|tell me|tell us|write|give me) (?:a (?:bit|little|lot) |some |much )?"
+            r"more(?: (?:about|of) IMG| than that)?",
+            r"what(?:'s| is| are) the (?:main|first|biggest|most important|key) (?:things?|parts?)"
+            r"(?: (?:in|on) IMG)?",
+            # "that's it?", "is that all?": asking for more without saying what
+            r"(?:that's|is that)(?: IMG| all)?",
+            # handing the choice to the partner: "anything you want", "whatever you can see"
+            r"(?:(?:just )?(?:anything|whatever)"
+            r"(?: (?:you|u) (?:want|like|see|can see|notice|think)| at all)?(?:,? )?)+",
             r"what (?:can|could) (?:you|u) tell me(?: about IMG)?",
             r"(?:what|how) about IMG",
         ]
@@ -440,6 +545,7 @@ def generic_form(lower: str) -> str:
     while core.endswith(_POLITE_END):
         core = core.rsplit(" ", 2 if core.endswith(("for me", "in detail", "in general")) else 1)[0]
         core = core.rstrip(_END_PUNCT)
+    core = _CHAT_WHAT.sub("what's", core)
     if not _FILLER_WORDS.isdisjoint(core.split()):
         core = _FILLER.sub("", core).strip(" ,")
     return _IMG.sub("IMG", core).strip()
@@ -497,8 +603,39 @@ def _asks_for_anything(sentence: str) -> bool:
     )
 
 
+_CLAUSES = re.compile(r"[^,.;:!?]+[,.;:!?]*")
+
+
+# Greetings and courtesy before a request ("Hello po, good evening! What is the picture?").
+_COURTESY = _SOCIAL | frozenset(
+    "hiya heyy heyyy hey there po day evening morning afternoon namaste hope having sorry mate bro not "
+    "really no nope".split()
+)
+# Words that point back at something named before ("and the bank, what is on it").
+_POINTS_BACK = frozenset("it this that there them they".split())
+
+
+def _generic_last_clause(lower: str) -> bool:
+    """A generic request after courtesy, a complaint or a remark ("Hello, good day! What is in it?",
+    "your answers are too short, tell me more"); not after a question ("is the dog black? what else?")
+    nor about something named before it ("and the bank, what is on it")."""
+    clauses = [c.strip() for c in _CLAUSES.findall(lower) if any(ch.isalnum() for ch in c)]
+    if len(clauses) < 2 or not _GENERIC.match(generic_form(clauses[-1])):
+        return False
+    pointing = not _POINTS_BACK.isdisjoint(T.words(clauses[-1]))
+    for clause in clauses[:-1]:
+        words = T.words(_LEAD_IN.sub("", clause))
+        if all(w in _COURTESY or w in T.STOPWORDS for w in words):
+            continue
+        if pointing or clause.endswith("?") or words[0] in INTERROGATIVES or _REQUEST.search(clause):
+            return False
+    return True
+
+
 def detect_generic_question(ctx: Context, cfg: GenericQuestionConfig) -> bool:
     if len(ctx.words) <= 14 and _GENERIC.match(generic_form(ctx.lower)):
+        return True
+    if len(ctx.words) <= 30 and _generic_last_clause(ctx.lower):
         return True
     if _GENERIC_CUES.isdisjoint(ctx.wordset) or len(ctx.words) > 40:
         return False
@@ -518,22 +655,32 @@ INTERROGATIVES = frozenset(
     what what's whats where where's when which who who's whom whose why how how's is isn't are aren't
     was wasn't were weren't do does doesn't did didn't don't can can't could couldn't will won't would
     wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
-    list mention say give please pls plz let share elaborate
+    list mention say give please pls plz let share elaborate any anything anyone anybody
     wat wut wht whr wher hw continue walk paint keep go summarize summarise sum sketch talk run fill break
     wtf wth whats wats wot wots whos hows wheres whr r carry
     """.split()
 )
 _CLAUSE_START = re.compile(
-    r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)(?:(?:just|kindly|simply)\s+)*"
+    r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)"
+    r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo)\s+)*"
     r"([a-z']+)(?= ([a-z']+)|)"
+)
+# "wtf is that", not "wtf flying fish": a chat question word asks when a verb or pronoun follows.
+_CHAT_ASKERS = frozenset({"wtf", "wth"})
+_ASKER_NEXT = frozenset(
+    "is are was were do does did can could would will has have happened happening going 's s r it that this "
+    "they he she".split()
 )
 # "what a mess", "tell you what": exclamations and idioms, not questions
 _NOT_ASKING = frozenset({("what", "a"), ("what", "an"), ("tell", "you")})
+# "What the hell, it's just a painting": an exclamation standing alone, not a question.
+_EXCLAIMED = re.compile(r"\bwhat the (?:hell|heck|fuck|devil)\s*[,.!]")
 # "have" asks only when a subject follows ("have you...", "has the dog..."), unlike "have a nice day".
 _HAVE_SUBJECTS = frozenset("you u they we he she it i there any the his her their its".split())
 _REQUEST = re.compile(
     r"\b(?:i(?:'d| would) (?:like|love) (?:to (?:know|hear)|an? (?:description|idea|overview|summary))|"
-    r"i (?:want|wish) to know|i(?:'m| am)? wondering|i wonder|i(?:'m| am) curious|i was wondering|"
+    r"i (?:just |really |only )?(?:want|wish|need) to know|i(?:'m| am)? wondering|i wonder|"
+    r"i(?:'m| am) curious|i was wondering|"
     r"can you tell|could you tell|if (?:you|u) (?:could|would|can)|would (?:you|u) mind|"
     r"i(?:'d| would) be grateful)\b(?! about (?:that|it|this)\b)"
 )
@@ -557,12 +704,12 @@ def is_question(ctx: Context) -> bool:
     text = ctx.text
     if "?" in text or (not text.isascii() and any(mark in text for mark in _QUESTION_MARKS)):
         return True
-    lower = _LEAD_IN.sub("", ctx.lower)
+    lower = _EXCLAIMED.sub(",", _LEAD_IN.sub("", ctx.lower))
     if _REQUEST.search(lower) or lower.rstrip(" .!").endswith(" please"):
         return True
     for m in _CLAUSE_START.finditer(lower):
         first, second = m.group(1), m.group(2)
-        if (first, second) in _NOT_ASKING:
+        if (first, second) in _NOT_ASKING or (first in _CHAT_ASKERS and second not in _ASKER_NEXT):
             continue
         if first in INTERROGATIVES or (first in ("have", "has", "had") and second in _HAVE_SUBJECTS):
             return True
