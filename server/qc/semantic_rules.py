@@ -33,6 +33,7 @@ import numpy as np
 
 from server.rules import learned
 from server.rules.config import RULE_IDS, RulesConfig
+from server.rules.model_store import cache_dir
 from server.rules.registry import RULES_BY_ID, check_many
 from server.rules.tune import TARGET_PRECISION, best_threshold
 
@@ -69,13 +70,6 @@ SCORE_FLOOR = 0.01  # probabilities below this are not stored (keeps rows small)
 TUNED = Path(__file__).with_name("semantic_rules_tuned.py")
 PAIR_FILE = DATA_DIR / "semantic_pairs.jsonl"
 PLAIN = RulesConfig(classifier=False)  # detectors only: the classifiers' hits are no feature
-
-
-def cache_dir() -> Path:
-    """Where embeddings of the training lines are kept (``AVD_CACHE_DIR``, else the user cache)."""
-    if os.environ.get("AVD_CACHE_DIR"):
-        return Path(os.environ["AVD_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "avd"
 
 
 def cached_encode(embedder: Embedder, texts: Sequence[str]) -> dict[str, np.ndarray]:

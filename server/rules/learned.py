@@ -12,7 +12,8 @@ pair counts). Which of them run by default, and at what threshold, is in ``tuned
 The models are trained deterministically the first time a process needs them, from the JSON lines
 shipped in ``tasks/rules-eval/`` (the labeled set and the training messages of four authors):
 nothing pickled in the repository, so no binary to review and no skew with the installed
-scikit-learn. Training takes two to four seconds once per process; judging a message afterwards
+scikit-learn. Training takes two to four seconds; the fitted weights are then kept on disk
+(``model_store``), so later processes load them in a tenth of a second. Judging a message afterwards
 is dictionary look-ups (each word's weights are summed once and cached) and one small sum, in
 plain Python.
 """
@@ -341,5 +342,7 @@ def _pair_training(rule: str, records: Sequence[Mapping[str, Any]]) -> tuple[lis
 
 @lru_cache(maxsize=1)
 def default_model() -> Model:
-    """The model trained on the shipped training files (once per process)."""
-    return train(load_training())
+    """The model trained on the shipped training files (once per process; kept on disk between them)."""
+    from server.rules.model_store import cached_train, files_key
+
+    return cached_train(files_key(TRAINING_FILES), lambda: train(load_training()))

@@ -15,12 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from server.rules import learned
 from server.rules.base import Context, RuleResult
 from server.rules.config import RulesConfig
+from server.rules.model_store import cached_train, records_key
 from server.rules.registry import check_many, learned_score
 
 FOLDS = 5
@@ -60,9 +62,8 @@ def fold_models(pool: Sequence[Mapping[str, Any]], folds: int = FOLDS) -> list[l
     key = (learned.digest(pool), folds)
     if key not in _FOLD_MODELS:
         groups = [learned.group_of(r, folds) for r in pool]
-        _FOLD_MODELS[key] = [
-            learned.train([r for r, g in zip(pool, groups, strict=True) if g != k]) for k in range(folds)
-        ]
+        subsets = [[r for r, g in zip(pool, groups, strict=True) if g != k] for k in range(folds)]
+        _FOLD_MODELS[key] = [cached_train(records_key(s), partial(learned.train, s)) for s in subsets]
     return _FOLD_MODELS[key]
 
 
