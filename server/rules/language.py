@@ -18,12 +18,17 @@ IM_TOKENS = frozenset(
     xd xoxo 2day 2moro 2morrow b4 l8r 4u gud luv kk k ya yea yup nah gonna wanna
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     lil ngl cya tbf istg ily tho
+    wdym wots wot ffs lmk rn hbu wbu wyd irl afk omw yw abt thnks tq ikr idts ttys bbl gtg g2g
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
 _REPEAT = re.compile(r"([a-z])\1\1")
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
-_PUNCT_RUN = re.compile(r"[!?]{3,}")
+# "!!!", "???" and "?!?"; a doubled question mark ("how big is it??") is chat style too, a doubled
+# "!!" after a word is left alone (the labeled set does not count "Hello!!" as chat language).
+_PUNCT_RUN = re.compile(r"[!?]{3,}|\?\?")
+# Laughter spelt out ("haha", "hehehe", "lolol"): chat, unlike a single "Ha,".
+_LAUGH = re.compile(r"^(?:(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}|lo(?:lo)+l?|a?ha(?:ha)+|bahaha\w*)$")
 _EMOTICON = re.compile(
     r"(?:^|\s)[:;=8][\-']?[)(dpo3/|\\\]\[*]+(?=\s|$)|<3|\bx-?d\b|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
 )
@@ -67,6 +72,8 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
             return True
         if _PUNCT_RUN.search(ctx.text):
             return True
+    if ("ha" in lower or "he" in lower or "lol" in lower) and any(_LAUGH.match(w) for w in words):
+        return True
     if not cfg.check_emoticons:
         return False
     if lower.isascii() and not any(ch in lower for ch in ":;=<8") and "xd" not in ctx.wordset:
@@ -107,7 +114,10 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
     foreign = sum(1 for w in tokens if w in T.FOREIGN_FUNCTION_WORDS)
     if foreign >= 2 and foreign > sum(1 for w in tokens if w in T.STOPWORDS):
         return True
-    return english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign)
+    if english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign):
+        return True
+    # half English by accident ("Czy pies jest czarny?": "pies", "jest"), with a distinctive foreign word
+    return english <= 0.5 and any(w in _SHORT_FOREIGN and w not in _WEAK_FOREIGN for w in tokens)
 
 
 # Letters of other Latin alphabets that no English word or common loanword has (unlike é, ï, ç, ñ).
@@ -142,16 +152,48 @@ _SUPERLATIVE = re.compile(r"(?<!fort)(?<!pian)(?:issim|ísim)[oaie]s?$")
 _WEAK_FOREIGN = frozenset("de la un e y o ha el le il lo di du".split())
 
 
+# Question words, function words and greetings of languages the Romance and Germanic lists do not
+# cover (Polish, Tagalog, Swahili, Malay/Indonesian, Hindi and Russian in Latin letters, Turkish,
+# the Nordic languages), for short messages only; words that are also English ("is", "ya") are left out.
+_MORE_FOREIGN = frozenset(
+    """
+    jest nie tak czy jak się są ile jaki jaka jakie gdzie kto dlaczego bardzo tam dziękuję
+    ano ang mga ng po ito yung siya sila wala meron saan ilan anong kulay naman kasi hindi opo sino bakit
+    paano kamusta kumusta salamat ilang nasaan
+    nini ndiyo hapana katika rangi gani kuna yupo wapi nani sana asante habari mtu watu
+    apa ada yang dan ini itu warna berapa tidak dengan dia mereka siapa kenapa bagaimana sangat
+    kya hai hain nahi nahin haan kaun kitne kitna kaisa kaise yeh woh aur bhi rang kahan kyun accha theek
+    bir var kaç renk evet hayır nasıl neden çok kim
+    och det är hvad vad jeg jag ikke inte hvor på som med hur vem
+    skolko chto gde eto ochen kto
+    """.split()
+)
+_SHORT_FOREIGN = T.FOREIGN_FUNCTION_WORDS | (_MORE_FOREIGN - T.ENGLISH_WORDS)
+# Runs along one keyboard row ("asdfgh", "qwer"), forwards or backwards: no word of any language.
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_ROWS = (*_ROWS, *(r[::-1] for r in _ROWS))
+
+
+def _keyboard_run(word: str) -> bool:
+    return len(word) >= 4 and any(word in row for row in _ROWS)
+
+
 def _short_foreign(text: str, tokens: list[str]) -> bool:
     """A message of 1-3 words in a foreign language written in ASCII ("muy bonito", "Très belle").
 
     Two foreign words suffice; one needs to be a distinctive one and at most half of the words
     English. A capitalised word after the first is taken for a name ("El Greco?") and spares it.
+    Two or three words none of which is English ("Sembrano rilassati?"), or one English word among
+    three beside a foreign one ("Hay un puente?"), are foreign too, and so is a run of keys.
     """
-    foreign = [w for w in tokens if w in T.FOREIGN_FUNCTION_WORDS]
+    if tokens and all(_keyboard_run(w) for w in tokens):
+        return True
+    foreign = [w for w in tokens if w in _SHORT_FOREIGN]
     if len(foreign) >= 2:
         return True
     if any(_SUPERLATIVE.search(w) for w in tokens):  # "bellissimo", "buenísima"
+        return True
+    if len(tokens) >= 2 and _unknown_words(text, tokens, foreign):
         return True
     if not foreign or foreign[0] in _WEAK_FOREIGN or _english_ratio(tokens) > 0.5:
         return False
@@ -160,6 +202,26 @@ def _short_foreign(text: str, tokens: list[str]) -> bool:
         return True
     pairs = zip(original[1:], tokens[1:], strict=True)
     return not any(w[0].isupper() and t not in T.FOREIGN_FUNCTION_WORDS for w, t in pairs)
+
+
+def _unknown_words(text: str, tokens: list[str], foreign: list[str]) -> bool:
+    """No English word among 2-3, most ending in a, i, o or u (or one English word among three beside
+    a foreign word of two letters or more), no name, and a word of four letters or more: a sentence
+    of a language on no list."""
+    ratio = _english_ratio(tokens)
+    if ratio > 0 and not (len(tokens) == 3 and ratio <= 0.34 and any(len(w) >= 2 for w in foreign)):
+        return False
+    if not any(len(w) >= 4 for w in tokens):
+        return False
+    # rare English nouns ("Cypresses, aqueducts.") end in consonants; most of these languages' words
+    # end in a vowel other than "e" ("vilivyovunjika", "rilassati")
+    if ratio == 0 and sum(w[-1] in "aiou" for w in tokens) * 2 < len(tokens):
+        return False
+    # two loanwords can be an answer ("Lapis lazuli."); two unknown words asked are a question
+    if len(tokens) == 2 and not text.rstrip().endswith("?"):
+        return False
+    original = T.words(text)
+    return not any(w[0].isupper() for w in original[1:])
 
 
 def _english_ratio(tokens: list[str]) -> float:

@@ -21,13 +21,18 @@ from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
 
 _BLOCKLIST = re.compile(
     r"\b(?:"
-    r"f+u+c+k+\w*|motherf\w*|f\*+k|fck\w*|fuk\w*|wtf|stfu|gtfo|"
+    r"f+u+c+k+\w*|motherf\w*|f\*+k|fck\w*|fuk\w*|wtf|stfu|gtfo|ffs|for f'?s sake|"
     r"shit\w*|bullshit|sh\*t|crap(?:py)?|"
     r"bitch\w*|bastards?|cunts?|whores?|sluts?|dick(?:head|heads|s)|cocksucker\w*|twats?|wankers?|"
     r"ass(?:hole|holes|hat|wipe)s?|dumbass\w*|jackass\w*|"
     r"retard(?:ed|s)?|idiots?|morons?|imbeciles?|(?:you|such a|what a) (?:\w+ )?(?:loser|jerk|clown)|"
     r"nigg\w*|fag(?:s|got\w*)?|spic|kike|chink|tranny|"
+    # swearing in the languages workers switch into ("puta madre", "merde", "kurwa")
+    r"putas?|putain|mierda|joder|co[nñ]o|cabr[oó]n\w*|pendej\w*|merde|connard\w*|salope|"
+    r"schei(?:ss|ß)e|arschloch|cazz[oi]|vaffanculo|stronz[oi]|kurwa|blyat|bhenchod|behenchod|"
+    r"madarchod|chutiya|putang ?ina|tangina|gago|"
     r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
+    r"shut (?:your|ur) (?:mouth|face|trap|gob|pie ?hole)|watch (?:your|ur) mouth|"
     r"go to hell|(?:what|who|where|why|how) the (?:hell|heck)|hell (?:no|yes|yeah)|"
     r"damn(?:it| it| you)?|goddamn\w*|"
     r"i hate (?:you|u)|kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys|"
@@ -39,6 +44,26 @@ _BLOCKLIST = re.compile(
     r"|(?<!\w)(?:f|sh|s|b|c|a)[*#@$%]{2,}"  # starred-out swearing ("f***")
     r"|\b(?:f|sh|b|c|a|d|p|wh)[*#@$%]+(?:ck|t|tch|nt|ss|mn|re)\w*"  # one star inside ("f*ck", "sh*tty")
 )
+
+# A swear word with letters starred out anywhere ("b*stard", "a**hole", "sh!t"): each run of
+# symbols may stand for any letters.
+_STARRED_TOKEN = re.compile(r"[a-z]*[*#@$%!][a-z*#@$%!]*[a-z]+|[a-z]+[*#@$%]+[a-z*#@$%]*")
+_SWEARS = (
+    "fuck fucker fucking shit shitty bitch bastard cunt dick cock piss pissed whore slut twat wanker "
+    "asshole arse arsehole damn crap prick bollocks bloody hell retard idiot moron bugger sod".split()
+)
+
+
+def _starred(lower: str) -> bool:
+    """A token with symbols between letters whose letters fit a swear word ("b*stard")."""
+    for token in _STARRED_TOKEN.findall(lower):
+        if token.strip("*#@$%!").isalpha():
+            continue  # "*important*", "wow!" : symbols only around the word
+        shape = re.compile(re.sub(r"[*#@$%!]+", "[a-z]+", token) + r"(?:s|es|ed|ing|y)?")
+        if any(shape.fullmatch(word) for word in _SWEARS):
+            return True
+    return False
+
 
 # Insults without a swear word, tried only when one of _INSULT_TRIGGERS is in the message. Workers
 # call the partner, the question or a depicted person names ("dimwit", "old hag", "brat"), call the
@@ -52,7 +77,12 @@ _INSULT_NOUN = (
     r"twits?|gits?|airheads?|bimbos?|hicks?|snobs?|screw-ups?|losers?|jerks?(?! of)|"
     r"(?<!the )creeps?(?! (?:you|me|us|them|him|her|people) out)|"
     r"(?<!'s )dumm(?:y|ies)|oafs?|twerps?|drongos?|yokels?|windbags?|lard-?arse|lardass|prudes?|"
-    r"drama queens?"
+    r"drama queens?|smartass(?:es)?|smart-?arses?|know-it-alls?|prats?|pillocks?|plonkers?|tossers?|"
+    r"berks?|bellends?|knobheads?|ponces?|poncy|wankers?|scumbags?|sleazebags?|dirtbags?|lowlifes?|"
+    r"nincompoops?|ignoramus(?:es)?|knuckleheads?|boneheads?|blockheads?|"
+    r"doofus(?:es)?|dingbats?|ninnies|ninny|douche(?:bag)?s?|skanks?|wusses|wuss|crybab(?:y|ies)|"
+    r"slimeballs?|sleazeballs?|scrotes?|mingers?|munters?|buggers?|sodding|bleeding idiots?|"
+    r"spaz|spastics?|bogans?|yobs?|yobbos?|louts?|chavs?"
 )
 _CONTEMPT_ADJ = (
     r"stupid(?!-)\w*|(?<!struck )(?<!deaf and )dumb(?:er|est)?(?!-)|idiotic|moronic|brainless|"
@@ -67,15 +97,29 @@ _BEAST = (
 )
 # The animal ends a phrase ("a pig in a white dress", "a pig of a man"), not "a pig farmer".
 _BEAST_END = r"(?=\s*(?:[.,!?;:]|$| (?:in|on|at|by|with|and|or|of a|of an|who|that|than|for|from|like)\b))"
+# What only people do: an animal doing it is a person called that animal.
+_HUMAN_ACTS = frozenset(
+    """
+    laughing talking smiling shouting yelling gossiping cutting selling wearing holding reading writing
+    chatting smoking preaching counting serving cooking dancing singing painting
+    """.split()
+)
 _BEASTLY = re.compile(
     # the person is, or looks like, the animal: "the king is a fat pig", "they look like rats"
     r"(?: is| are| was| were| looks? like| look like|\b(?:he|she|they|you|that|who)(?:'s|'re)) "
     r"(?:just |such |a |an |some |total |complete |real |right |pack of |bunch of |herd of )*"
-    r"(?:(?:fat|ugly|greasy|filthy|dirty|old|little|cheap|miserable|wrinkled|drunken|lazy|inbred|"
+    r"(?:(?:fat|ugly|greasy|filthy|dirty|old|little|cheap|miserable|wrinkled|drunken|lazy|inbred|smug|sly|"
+    r"slimy|sneaky|greedy|pompous|"
     rf"stuck-up|smelly|nasty|mangy) )*(?:{_BEAST}){_BEAST_END}"
     # a contemptuous adjective before the animal: "is the ugly cow his wife?"
     r"|\b(?:ugly|greasy|filthy|wrinkled|miserable|drunken|inbred|smelly|mangy) (?:old |little |fat )?"
     rf"(?:{_BEAST})(?:{_BEAST_END}|(?= (?:his|her|their|the|is|was)\b))"
+    # "a fat cow of a woman", "that pig of a husband": the animal made of a person
+    rf"|\b(?:{_BEAST}) of an? (?:\w+ )?(?:man|woman|wife|husband|person|girl|boy|guy|lady|fellow|king|"
+    r"queen|mother|father|bride|groom|priest|child|kid)\b"
+    # an animal doing what only people do: "the old cow laughing at him", "a fat pig cutting a pig"
+    r"|\b(?:the|that|this|those|these|an?) (?:(?:old|fat|ugly|silly|stupid|greedy|lazy|filthy|smelly) )+"
+    rf"(?:{_BEAST}) (?:is |are |was |were )?(?:{'|'.join(sorted(_HUMAN_ACTS))})\b"
 )
 
 
@@ -99,6 +143,7 @@ _PERSON_WORDS = frozenset(
     waitress dancer dancers sailor sailors soldier soldiers tourist tourists people peasant peasants
     he she they he's she's they're you you're merchant baker cook maid servant grandmother
     grandfather grandma grandpa uncle aunt fisherman fishermen innkeeper bloke fellow his her their
+    him them
     """.split()
 )
 _INSULT = re.compile(
@@ -112,7 +157,10 @@ _INSULT = re.compile(
             r"(?:old |little |fat )?(?:cows?|donkeys?|mutts?|sods?|lumps?|brutes?|beggars?|bloke|oafs?|"
             r"camels?|"
             r"pigs?|goats?|bags?|windbags?|kids?|brats?|urchins?)\b",
-            r"\b(?:(?:lazy|old|silly|stupid|poor|miserable|daft|you) sods?|sod (?:it|this|that|you))\b",
+            r"\b(?:(?:lazy|old|silly|stupid|poor|miserable|daft|you|little|cheeky|lucky|grumpy|stubborn|"
+            r"smug|jammy|poor little) sods?|sod (?:it|this|that|you))\b",
+            # the partner's words dismissed: "nobody cares about your dogs", "who asked?"
+            r"\b(?:nobody|no one|no-one|who) (?:even |really )?(?:cares|asked)\b(?! (?:for|after)\b)",
             # the partner belittled
             r"\b(?:you|u)(?: really| clearly| just| honestly)?(?:'re| are| r|r)? "
             r"(?:so |really |such |just |clearly |completely |totally |"
@@ -156,7 +204,10 @@ _INSULT = re.compile(
             r"fight\w*|war|scene|wounds?|bandages?|apron|shirt|clothes|cloth|sheets?|rags?|bod(?:y|ies)|"
             r"corpses?|soldiers?|men|man|mess|floor|ground|snow|water|river|footprints?|tears?|stains?|"
             r"streaks?|meat|carcass\w*|cleaver|hunt|deer|animal|victims?|martyr\w*|saint|christ|cross|"
-            r"knees?|handkerchief|towel)\b)\w+",
+            r"knees?|handkerchief|towel|pliers|tools?|instruments?|tongs|teeth|tooth|scissors|saws?|hammers?|"
+            r"nails?|hooks?|chains?|ropes?|buckets?|basins?|bowls?|tables?|dress|paws?|claws?|jaws?|fangs?|"
+            r"horns?|beaks?|fur|feathers?|cloak|robes?|sleeves?|gloves?|boots?|shoes?|stumps?|spikes?|"
+            r"thorns?|crown|mark|marks|trail|smear\w*|rag|gauze)\b)\w+",
             # "X as hell" swears; a scene "painted as hell" is content
             r"(?<=\w)(?<!painted)(?<!shown)(?<!depicted)(?<!seen)(?<!portrayed)(?<!described)(?<!imagined)"
             r"(?<!known)(?<!such) as hell\b(?! (?:itself|is|was|in|of|with|by|and heaven))",
@@ -190,7 +241,8 @@ _INSULT_TRIGGERS = frozenset(
     fool fools drunks hopeless annoying incompetent thick dense slow joke pain waste worst mentally
     trolling too brain iq genius einstein sherlock smartass smarty-pants smartypants sunshine child baby
     toddler drunk five-year-old read fat greasy inbred stuck-up sleazy coward disgrace jesus christ god
-    lord jeez geez loud die dead f trash rubbish garbage crap cobblers bs lame pointless bloody hell
+    lord jeez geez loud die dead f cheeky lucky grumpy stubborn smug jammy nobody cares asked
+    trash rubbish garbage crap cobblers bs lame pointless bloody hell
     suck sucks sucked sucky sh1t effing f-ing friggin frigging frick fricking feck fecking bollocks arse
     arsehole screw away lost zip loser clown jerk idiot moron shut grow quit whining bother oaf oafs
     twerp twerps drongo drongos yokel yokels windbag windbags lardarse lard-arse lardass prude prudes
@@ -198,6 +250,14 @@ _INSULT_TRIGGERS = frozenset(
     flabby frumpy scrawny pompous grubby smelly sod sods wept ugly kill better clearer smarter faster
     losers jerks hicks hick snob snobs screw-up screw-ups rocks bugger eff lazy filthy miserable
     wrinkled drunken dirty
+    smartass smartasses smartarse smartarses smart-arse smart-arses know-it-all know-it-alls prat prats
+    pillock pillocks plonker plonkers tosser tossers berk berks bellend bellends knobhead knobheads ponce
+    ponces poncy wanker wankers scumbag scumbags sleazebag sleazebags dirtbag dirtbags lowlife lowlifes
+    nincompoop nincompoops ignoramus ignoramuses knucklehead knuckleheads bonehead boneheads blockhead
+    blockheads doofus doofuses dingbat dingbats ninny ninnies douche douches douchebag douchebags skank
+    skanks wuss wusses crybaby crybabies slimeball slimeballs sleazeball sleazeballs scrote scrotes minger
+    mingers munter munters bugger buggers sodding bleeding spaz spastic spastics bogan bogans yob yobs
+    yobbo yobbos lout louts chav chavs
     """.split()
 )
 # Art-ordinary and identity words hidden from the model (see the module docstring).
@@ -207,7 +267,8 @@ _MASK = re.compile(
     r"bloody|blood|corpses?|prostitutes?|brothel|rape|sexy|sexual|lovers?|kiss(?:es|ing)?|fat|ugly|"
     r"drunk(?:en)?|butt|balls?|screws?|suck(?:s|ed|ing|les|led)|gay|jew(?:s|ish)?|black|muslims?|"
     r"africans?|indians?|gypsy|gypsies|slaves?|penis|genitals|dick|pee(?:ing)?|urinat\w*|executioner|"
-    r"whites?|die[sd]?|dying|pigs?|cows?|rats?|\w+-looking)\b"
+    r"whites?|die[sd]?|dying|pigs?|cows?|rats?|\w+-looking|mouths?|licks?|licking|spit(?:s|ting)?|"
+    r"swallows?|wet|blow(?:s|ing|n)?|shut(?! (?:up|it|your|the \w+ up)))\b"
 )
 
 
@@ -300,10 +361,16 @@ def detect_offensive(ctx: Context, cfg: OffensiveConfig) -> bool:
     lower = ctx.lower
     if _BLOCKLIST.search(lower):
         return True
+    if any(ch in lower for ch in "*#@$%") and _starred(lower):
+        return True
     words = ctx.wordset
     if not words.isdisjoint(_INSULT_TRIGGERS) and _INSULT.search(lower):
         return True
-    if not words.isdisjoint(_BEAST_WORDS) and not words.isdisjoint(_PERSON_WORDS) and _BEASTLY.search(lower):
+    if (
+        not words.isdisjoint(_BEAST_WORDS)
+        and not (words.isdisjoint(_PERSON_WORDS) and words.isdisjoint(_HUMAN_ACTS))
+        and _BEASTLY.search(lower)
+    ):
         return True
     if cfg.extra_words:
         extra = _extra_pattern(cfg.extra_words)

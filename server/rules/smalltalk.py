@@ -21,14 +21,23 @@ _SALUTATIONS = (
     r"bonjour|bonsoir|salut|coucou|guten (?:morgen|tag|abend)|servus|moin|gr[uü](?:ß|ss) gott|hoi|"
     r"hej|goedemorgen|goedemiddag|namaste|namaskar|salaam|salam|shalom|merhaba|konnichiwa|ni ?hao|"
     r"privet|привет|здравствуйте|你好|您好|こんにちは|안녕하세요|안녕|مرحبا|नमस्ते|"
-    r"g'?day|top of the morning|dear (?:partner|friend)"
+    r"g'?day|top of the morning|dear (?:partner|friend)|"
+    # more languages: Polish, Tagalog, Malay/Indonesian, Swahili, Vietnamese, Thai, Korean and Japanese
+    # in Latin letters, Czech, Nordic, Hungarian, Romanian, Greek, Arabic, Portuguese, Indian languages
+    r"dzie[nń] dobry|cze[sś][cć]|witam|dobry wiecz[oó]r|magandang (?:umaga|tanghali|hapon|gabi)|"
+    r"ku?musta|mabuhay|selamat (?:pagi|siang|sore|malam|datang)|apa kabar|jambo|habari(?: yako)?|"
+    r"sawubona|xin ch[aà]o|sawa?dee(?: krap| ka)?|annyeong(?:haseyo)?|ohayou?(?: gozaimasu)?|konbanwa|"
+    r"zdravo|ahoj|dobr[yý] den|god (?:morgen|dag|kveld)|goddag|hall[aå]|hei|szia|j[oó] napot|"
+    r"bun[aă] ziua|kalimera|yassou|geia sou|marhaba|ahlan|as-?salamu? alaykum|assalamu ?alaikum|selam|"
+    r"sat sri akal|vanakkam|namaskaram|bom dia|boa (?:tarde|noite)|buen d[ií]a"
 )
 _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
     rf"^(?:{_SALUTATIONS}"
     r"|good (?:morning|afternoon|evening|day)"
     r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner))"
-    r"|(?:morning|evening)(?=\s*[!.]*$))(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|"
+    r"|(?:morning|evening)(?=\s*[!.]*$)|(?:good )?(?:morning|afternoon|evening|mornin'?)(?=\s*!))"
+    r"(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|"
     r"again))?\b(?![\-'])"
 )
 _SMALLTALK = re.compile(
@@ -47,6 +56,22 @@ _SMALLTALK = re.compile(
             r"^(?:i'?m|i am) (?:fine|good|great|ok|okay|doing (?:well|good|fine|great)|well)\b"
             r"(?! (?:at|with|in|to|for|on)\b)",
             rf"^(?:and|how about|what about) {_YOU}\s*\??$",
+            # a reply to "how are you" that asks back: "Good and you?", "not bad, yourself?"
+            rf"^(?:i'?m |im |i am )?(?:fine|good|great|well|ok|okay|not bad|all good|alright|doing well)"
+            rf"(?:,? thanks| thank {_YOU})?[,.!]? (?:and|how about|what about) (?:{_YOU}|yourself)\b"
+            rf"|^(?:i'?m |im |i am )?(?:fine|good|great|not bad|doing well)[,.!]? (?:{_YOU}|yourself)\s*\?",
+            # "fine thanks", "not bad, thank you": well-being answered (an acknowledgement "great, thanks"
+            # before content is not)
+            rf"^(?:i'?m |im |i am )?(?:(?:very|really|pretty|quite|all) )?(?:fine|not bad|doing (?:well|good|"
+            rf"fine|great|ok|okay|alright))(?:,? (?:thanks|thank {_YOU}|thx|ty|cheers)\b)"
+            rf"|^(?:i'?m |im |i am )?(?:very|really|pretty|quite|all) (?:well|good|great)(?: here)?[,.!]? "
+            rf"(?:thanks|thank {_YOU}|thx|cheers)\b",
+            # the farewell at the start of a longer message: "Bye, and the tree is black", "bye then"
+            rf"^(?:ok(?:ay)?,? |alright,? |well,? )?(?:good ?bye|bye(?: bye)?|cya|see ya|see {_YOU} later)"
+            r"(?: then| now| for now| all| everyone)?(?=\s*(?:[,.!;]|$))",
+            # the answer to "have a good day": "you too!", "thanks, you too"
+            rf"^(?:(?:thanks|thank {_YOU}|thx|cheers|same|and)[,!. ]+)?{_YOU} too\b\s*(?:[,.!]|$)"
+            rf"|^(?:same to {_YOU}|take care)\s*(?:[,.!]|$)",
             rf"\b(?:good ?bye|bye(?: bye)?|see {_YOU}(?: later| around| soon)?|"
             r"take care|farewell|cheers|cya|see ya|ttyl|later(?:s)?|laters|bye for now)\s*[!.]*$",
             r"\b(?:nice|great|good|fun|lovely|a pleasure) (?:chatting|talking|working|playing) "
@@ -78,10 +103,12 @@ _SMALLTALK_TRIGGERS = frozenset(
     """
     how how's what's whats up meet chat talk work see hope fine good great ok okay well doing and about
     goodbye bye care farewell cheers have been cya ya ttyl later laters nice great fun lovely pleasure luck
+    not alright too then same very really pretty quite all
     """.split()
 )
 _THANKS_FOR = re.compile(
-    r"^(?:(?:ok|okay|alright|great|cool|nice|got it|i see)[,!. ]+)*(?:thanks|thank (?:you|u)) for "
+    r"^(?:(?:ok|okay|alright|great|cool|nice|got it|i see|wow|oh|ah|aha|awesome|perfect)[,!. ]+)*"
+    r"(?:thanks|thank (?:you|u)|thx|thnx|ty|many thanks)(?: (?:a lot|so much|very much))? for "
     r"(?:the|your|that|this|all|such)(?: [\w']+){0,6}[\s!.]*$"
 )
 
@@ -114,6 +141,28 @@ _SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$
 _SIGN_OFF_TRIGGERS = frozenset("thanks thank thx ty cheers appreciated appreciate".split())
 
 
+# "Good, thanks." or "Fine. What's the picture?" is a greeting only as the answer to "how are you?":
+# the partner's message just before must have asked after the worker's well-being.
+_WELL_BEING_REPLY = re.compile(
+    r"^(?:i'?m |im |i am |all |doing |pretty |very |really |quite |not )*(?:fine|good|great|well|ok|okay|"
+    r"alright|bad|excellent|fantastic|wonderful|tired|busy|doing)\b(?! (?:at|with|in|to|for|on)\b)"
+)
+_WELL_BEING_ASKED = re.compile(
+    rf"\bhow (?:are|r|re) {_YOU}\b(?! (?:able|sure|going to))|\bhow(?:'s| is| are) (?:it going|things|"
+    rf"everything|life|your day|ur day)\b|\bhow (?:have|ve) {_YOU} been\b|\bhow do {_YOU} do\b"
+    rf"|\bhope {_YOU}(?:'re| are)? (?:doing )?(?:well|good|fine)\b|\b(?:and|how about|what about) "
+    rf"(?:{_YOU}|yourself)\s*\?"
+)
+
+
+def _answers_well_being(ctx: Context) -> bool:
+    """The message opens with a well-being word right after the partner asked how the worker is."""
+    if not ctx.history or not _WELL_BEING_REPLY.match(ctx.lower):
+        return False
+    last = ctx.history[-1]
+    return last.get("role") != ctx.role and bool(_WELL_BEING_ASKED.search(str(last.get("text", "")).lower()))
+
+
 def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
     lower = ctx.lower
     return bool(
@@ -122,6 +171,7 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
         or _COURTESY_ONLY.match(lower)
         or _THANKS_FOR.match(lower)
         or (_is_sign_off(lower) if not ctx.wordset.isdisjoint(_SIGN_OFF_TRIGGERS) else False)
+        or _answers_well_being(ctx)
     )
 
 
@@ -183,7 +233,9 @@ _OFF_TOPIC = re.compile(
             r"\b(?:my|our) (?:(?:little|older|younger|big|baby|late|dear) )?(?:daughters?|sons?|children|"
             r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
             r"grandmother|grandpa|grandfather|grandparents|granny|cousins?|family|girlfriend|boyfriend|"
-            r"neighbou?rs?|dogs?|cats?|pets?|puppy|kitten)\b",
+            r"neighbou?rs?|dogs?|cats?|pets?|puppy|kitten|gran(?:d-?)?dads?|gran|nan|nana|nanna|auntie|hubby|"
+            r"missus|fianc[eé]e?|step(?:dad|mum|mom|son|daughter)|in-laws|room|bedroom|flatmates?|"
+            r"housemates?|best friend|friends?(?!\s*(?:[,.!?]|$)))\b",
             r"\bi(?:'m| am) (?:so )?(?:tired|bored|hungry|sleepy)\b",
         ]
     )
@@ -286,10 +338,12 @@ _LIFE_GROUPS = [
     ),
     (
         # the worker's pets and home
-        "cat cats dog dogs pet pets puppy kitten horse horses farm garden house flat print poster miss",
+        "cat cats dog dogs pet pets puppy kitten horse horses farm garden house flat print poster miss home",
         r"\b(?:i|we)(?: have| had|'ve got|'ve| have got| own| owned| used to have) (?:a|an|two|three|some) "
         r"(?:\w+ )?(?:cats?|dogs?|pets?|puppy|kitten|horses?|farm|garden|house|flat|print|poster)\b"
-        r"|\bi (?:really |still )?miss (?:her|him|them|going|living|being|having|my|our|home|that place)\b",
+        r"|\bi (?:really |still )?miss (?:her|him|them|going|living|being|having|my|our|home|that place)\b"
+        r"|\b(?:i|we)(?:'ve| have)?(?: got| have| own| keep) (?:a|an|two|three|four|some|\d+) "
+        r"(?:\w+ )?\w+ (?:at home|back home|of my own|of our own)\b",
     ),
     (
         # the weather and the time where the worker is
@@ -350,7 +404,10 @@ _LIFE_GROUPS = [
         "desk kettle commute shift night day honeymoon late husband wife grandson grandsons granddaughter "
         "granddaughters grandchildren grandkids nephew nephews niece nieces screen battery's"
         " phone's laptop's family kids children parents pet pets dog dogs cat cats hobby hobbies plans",
-        rf"\b(?:my|our|your|ur) (?:{_LIFE_NOUN})\b"
+        # "would you want it in your house?" asks the partner's taste (asks_feelings), not about their home
+        rf"\b(?<!want in )(?<!hang in )(?<!have in )(?<!want it in )(?<!hang it in )(?<!have it in )"
+        rf"(?<!put it in )(?:my|our|your|ur) "
+        rf"(?:{_LIFE_NOUN})\b"
         r"(?! (?:in|of) (?:the|this) (?:painting|picture|image|scene))"
         r"|(?<!on )(?<!in )\b(?:my|your|ur) screen\b",
     ),
@@ -496,6 +553,41 @@ _LIFE_GROUPS = [
         r"like to (?:cook|travel|read|swim|dance|paint|draw)|study art|painted anything|"
         r"have (?:a )?(?:garden|fireplace))\b",
     ),
+    (
+        # the worker's weather and place said in a few words: "Here also very hot", "awful here too",
+        # "40 degrees here today"; "sorry to hear that" about the partner's news
+        "here degrees sorry our hits tasks shift shifts phone typing power hit task place home",
+        r"(?:^|[.!?;,] )here (?:also|too|as well)?,? ?(?:it(?:'s| is) )?"
+        r"(?:also |too |so |very |really |super |quite ){0,3}(?:hot|cold|freezing|boiling|raining|rainy|"
+        r"snowing|sunny|humid|windy|chilly|awful|grim|"
+        r"miserable|pouring|grey|gray|wet)\b"
+        r"|\b(?:hot|cold|freezing|raining|rainy|snowing|sunny|humid|windy|awful|terrible|horrible|grim|"
+        r"miserable|wet|lovely|gorgeous) (?:here|over here|outside) "
+        r"(?:too|also|as well|today|now|right now)\b"
+        r"|\b\d+ degrees (?:\w+ )?(?:here|today|outside|where i)\b"
+        r"|^(?:oh,? |aw+,? |ah,? )?(?:i'?m |im |so |very |really )*sorry (?:to hear|for your loss|about your)"
+        r"|\b(?:at|in|to|from) our (?!(?:left|right|view|eyes|perspective|viewpoint|side|angle|painting|"
+        r"picture|image|scene|artwork|chat|conversation|dialog|time|questions?|own eyes)\b)[a-z]+"
+        r"|\b(?:\d+|two|three|four|five|several|multiple|many) (?:more )?(?:hits|tasks)\b"
+        r"|\b(?:i|i'm|im|i've|we|my)\b[^.?!]{0,20}\b(?:night|double|late|early|long|\d+-hour) shifts?\b"
+        r"|\b(?:on|from|with) (?:my|this)(?: \w+)? (?:phone|laptop|keyboard|tablet)\b"
+        r"|\btyping (?:on|with) (?:my|this)\b"
+        r"|\b(?:power|electricity) (?:cut|outage|went out|is out|is off)\b"
+        r"|\b(?:first|second|third|fourth|fifth|sixth|\d+(?:st|nd|rd|th)) (?:hit|task) "
+        r"(?:in a row|of the day|so far)\b|\b(?:at|to|round) (?:my|our) place\b"
+        r"|\b(?:i|we) (?:keep|have|own|raise|breed) \w+(?: \w+)? (?:at home|back home)\b",
+    ),
+    (
+        # a pause explained by the worker's chores: "sorry, was making tea", "I have a baby crying here"
+        "sorry soz apologies baby kid child toddler dog puppy",
+        r"\b(?:sorry|soz|apologies),? (?:i was |was |i'm |im |i am |i had to |had to |just ){1,3}"
+        r"(?:(?:making|having|eating|cooking|grabbing|fetching|drinking|get|getting|make|grab) "
+        r"(?:a |my |some |the |me a )?"
+        r"(?:tea|coffee|cuppa|lunch|dinner|breakfast|food|snack|sandwich|drink)|(?:feeding|walking|feed|walk)"
+        r" (?:the |my )?(?:baby|dog|cat|kids?)|(?:answering|answer|on) the (?:door|phone))\b"
+        r"|\b(?:i have|i've got|i got|there's) an? (?:baby|kid|child|toddler|dog|puppy) (?:crying|screaming|"
+        r"barking|yelling)\b",
+    ),
 ]
 _LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
 
@@ -512,18 +604,24 @@ _OFF_TOPIC_TRIGGERS = frozenset(
     daughter daughters son sons child baby mum mom dad mother father parents brother brothers sister sisters
     uncle uncles aunt aunts grandma grandmother grandpa grandfather grandparents granny cousin cousins
     girlfriend boyfriend neighbour neighbours neighbor neighbors dog dogs cat cats pet puppy kitten
-    hungry sleepy country city state town part
+    hungry sleepy country city state town part grandad grandads granddad granddads grand-dad gran nan nana
+    nanna auntie hubby missus fiance fiancee fiancé fiancée stepdad stepmum stepmom stepson stepdaughter
+    in-laws room bedroom flatmate flatmates housemate housemates friend friends
     """.split()
 )
 
 
 # "I'm in Nairobi": a capitalised place after "I'm in" (read from the original text).
 _IN_PLACE = re.compile(r"\b[Ii](?:'m| am) in (?!The\b|This\b|A\b)[A-Z][a-z]+")
+# "It is 40 degrees here in Chennai", "Wish it was sunny here in Manchester": a capitalised place.
+_HERE_IN_PLACE = re.compile(r"\b[Hh]ere in (?!The\b|This\b|That\b|A\b|An\b|It\b)[A-Z][a-z]+")
 
 
 def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
     words, lower = ctx.wordset, ctx.lower
     if ("i'm" in words or "am" in words) and _IN_PLACE.search(ctx.text.replace("\u2019", "'")):
+        return True
+    if "here" in words and _HERE_IN_PLACE.search(ctx.text):
         return True
     if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and _OFF_TOPIC.search(lower):
         return True
