@@ -124,3 +124,43 @@ def test_feelings_asked_through_a_description(text: str) -> None:
 @pytest.mark.parametrize("text", NOT_FEELINGS)
 def test_states_and_content_are_not_feelings(text: str) -> None:
     assert not fires("asks_feelings", text)
+
+
+@pytest.mark.parametrize("text", ["Which one?", "What boat?", "Who exactly?"])
+def test_ask_backs_with_a_question_word_are_not_short_answers(text: str) -> None:
+    assert fires("answer_is_question", text)
+    assert not fires("short_answer", text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Pardon?", "Sorry, what?", "A cart?", "I can't read it.", "Nope, I told u."]
+)
+def test_bare_replies_are_short_answers(text: str) -> None:
+    assert fires("short_answer", text)
+
+
+VERDICTS = [
+    "Honestly one of the loveliest paintings in this whole set.",
+    "It's a really nice painting, the greens are soft.",
+    "This one has so much energy, the horses gallop across.",
+    "The lake is flat and brown. Revolting, like old soup.",
+    "I laughed, the goat is eating the hat.",
+    "Looking at the waves I feel like diving in.",
+]
+NOT_VERDICTS = [
+    "It is one of the tallest towers in the town, with a clock.",
+    "There is a small painting hanging above the fireplace.",
+    "The man has a lot of energy, he is jumping over the fence.",
+    "The girl laughs while the goat eats her hat.",
+    "I feel like the river is flowing to the left.",
+]
+
+
+@pytest.mark.parametrize("text", VERDICTS)
+def test_answerer_verdicts_in_everyday_words(text: str) -> None:
+    assert fires("imposes_emotion", text)
+
+
+@pytest.mark.parametrize("text", NOT_VERDICTS)
+def test_descriptions_are_not_verdicts(text: str) -> None:
+    assert not fires("imposes_emotion", text)

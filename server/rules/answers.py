@@ -54,7 +54,7 @@ _HEDGE_WORDS = frozenset(
     honest notice noticed mention mentioned exactly much really totally completely entirely fully believe
     suppose assume afraid sorry nothing anything everything though also think thought seeing saw seen
     see mean means meant again already fine alright okay ok whatever probably likely unlikely possible
-    guessing wondering special
+    guessing wondering special read understand speak u english please
     """.split()
 )
 # Function words that still describe: where something is, or how many.
@@ -68,10 +68,16 @@ _DESCRIPTIVE = frozenset(
 _EMPTY_WORDS = (_BARE_WORDS | _HEDGE_WORDS | T.STOPWORDS) - _DESCRIPTIVE
 
 
+# An ask-back that opens with a question word ("Which ones?", "What dog?") is answer_is_question only
+# (the labeling guide: short_answer is a bare or too short *answer*); "Sorry?", "Huh?", "Sorry, what?"
+# and echoes ("A bed?") answer nothing either and stay short answers too.
+_ASK_BACK_OPENERS = frozenset("which what who whose where is are does do did was were can could".split())
+
+
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
     if _word_count(words) < cfg.min_words:
-        return True
+        return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and _asks_back(ctx.lower))
     if len(words) <= cfg.min_words and not _JOINERS.isdisjoint(words):
         listed = [w for w in words if w not in _JOINERS]
         if len(listed) < cfg.min_words and all(w not in T.STOPWORDS for w in listed):
@@ -252,7 +258,14 @@ _JUDGES = re.compile(
             # superlatives: "the creepiest thing I've ever seen", "one of the best I've seen"
             r"\b(?:most \w+|best|worst|\w{3,}est) (?!(?:question|partner|person|task|job|chat)s?\b)"
             r"(?:[\w-]+ ){0,3}(?:i've|i have|i've ever|ever)\b(?: seen| had| looked| come)?|"
-            r"\bone of the (?:best|worst|most \w+)\b",
+            r"\bone of the (?:best|worst|most \w+|nicest|prettiest|loveliest|ugliest|saddest|creepiest|"
+            r"scariest|funniest|weirdest|strangest|coolest|finest|greatest|dullest)\b",
+            # "it is a nice painting", "a great piece": approval of the artwork itself
+            r"\b(?:a|an) (?:really |very |truly |quite |pretty )?(?:nice|good|great|fine|wonderful|amazing|"
+            r"awful|terrible|bad|cool|sweet|interesting) (?:painting|picture|artwork|piece|work of art)\b",
+            # "it has so much power": the artwork credited with a quality
+            r"\b(?:it|this|this one|the (?:painting|picture|artwork|piece)) has (?:so much|such|a lot of|"
+            r"real|great) (?:power|energy|life|charm|emotion|feeling|soul|character|beauty)\b",
             r"\b(?:a|an|such a) (?:real |true |total |absolute )?(?:joy|delight|pleasure|treat|stunner|"
             r"triumph|"
             r"masterpiece|nightmare)\b|\bnightmare fuel\b",
@@ -278,7 +291,7 @@ _JUDGES = re.compile(
             rf"(?:^|[.!;] ?){_DEGREE}{_TASTE_NOT_STATE},? (?:[\w-]+ )?(?:painting|picture|scene|colou?rs|"
             r"image|"
             r"piece|work|view|sight|detail|one)\b",
-            rf"^{_DEGREE}{_TASTE_OF_SCENE}[,:!] ",
+            rf"(?:^|[.!;] ){_DEGREE}{_TASTE_OF_SCENE}[,:!] ",
             # viewers told what they will feel; the scene said to be full of a feeling
             r"\b(?:viewers?|people|anyone|you|one) (?:will|would|might|can|could) be (?:\w+ )?(?:amused|"
             r"moved|"
@@ -334,6 +347,9 @@ _JUDGES_ME = re.compile(
             r"it|how)\b|"
             r"\bi (?:don't|do not|didn't) (?:really )?(?:like|love|enjoy) (?:it|this|that|the)\b",
             r"\b(?:you|one) feels? like (?:you're|you are|one is|being) (?:right )?(?:there|in)\b",
+            # the answerer's own reaction: "I feel like jumping in", "I laughed"
+            r"\bi (?:feel|felt) like (?:\w+ing)\b|\bi (?:laughed|smiled|cried|shuddered|winced|giggled|"
+            r"chuckled|gasped|cringed|teared up)\b",
         ]
     )
 )
@@ -344,6 +360,8 @@ _JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
     atmosphere mood feeling vibe note quality energy air something there's child kid painter artist
     annoying confusing painful fun feels felt atmosphere mood vibe feel what how one's viewers viewer people
     anyone radiates radiate exudes exude oozes full adore love hate dislike like there's sickens
+    nicest prettiest loveliest ugliest saddest creepiest scariest funniest weirdest strangest coolest finest
+    greatest dullest nice good great fine interesting has
     """.split()
 )
 
