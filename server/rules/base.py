@@ -145,6 +145,9 @@ class Rule:
     summary: str  # what it catches, for docs and ``avd rules list``
     config: type[RuleConfig]
     detect: Callable[[Context, Any], bool]
+    # rules whose own detector, when it hits, stands this rule's classifier down: "how are you
+    # today?" is small talk the greeting rule already names, not also chitchat about the day
+    classifier_defers_to: frozenset[str] = frozenset()
 
     @property
     def default_severity(self) -> Severity:

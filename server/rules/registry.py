@@ -68,7 +68,7 @@ def _judge(
     if model is not None:
         fired = [rule.id for (rule, _, _), hit in zip(active, detected, strict=True) if hit]
         for i, (rule, cfg, threshold) in enumerate(active):
-            if threshold is not None and not detected[i]:
+            if threshold is not None and not detected[i] and rule.classifier_defers_to.isdisjoint(fired):
                 detected[i] = _learned_logit(ctx, rule.id, model, fired) >= threshold
                 if detected[i] and not cfg.classifier_bounces:  # the classifier alone: a warning
                     severity[i] = "soft"

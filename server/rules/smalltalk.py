@@ -652,5 +652,6 @@ RULES = [
         summary="Chitchat about real-world weather, home towns, payment, the task or the partner's life.",
         config=OffTopicConfig,
         detect=detect_off_topic,
+        classifier_defers_to=frozenset({"greeting"}),
     ),
 ]
