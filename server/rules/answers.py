@@ -384,6 +384,10 @@ class ImposesEmotionConfig(LearnedRuleConfig):
 
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
     words = ctx.wordset
+    if _asks_back(ctx.lower):
+        # an ask-back ("What makes you think it's sad?") questions an emotion, it does not impose one;
+        # it is answer_is_question's (no labeled line is both)
+        return False
     if not words.isdisjoint(_IMPOSES_TRIGGERS) and _IMPOSES.search(ctx.lower):
         return True
     if not words.isdisjoint(_ME) and _JUDGES_ME.search(ctx.lower):
@@ -457,6 +461,8 @@ RULES = [
         summary="An emotion or judgement attached to the artwork or the viewer (not to a depicted person).",
         config=ImposesEmotionConfig,
         detect=detect_imposes_emotion,
+        # nor does its classifier judge an ask-back that answer_is_question already names
+        classifier_defers_to=frozenset({"answer_is_question"}),
     ),
     Rule(
         id="answer_is_question",

@@ -143,6 +143,11 @@ _GROUPS = [
     "hen hens chicken chickens",
     "lamp lamps lantern lanterns",
     "time hour hours day night morning evening midday noon afternoon dawn dusk daylight daytime nighttime",
+    # feelings and things that rewordings name with another everyday word
+    "scared afraid frightened fearful terrified",
+    "happy glad cheerful joyful",
+    "angry furious",
+    "sign signs placard placards banner banners",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
 # Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
@@ -154,6 +159,7 @@ _NEUTRAL = frozenset(
     notice spot find artist painter use used uses using anywhere somewhere less object objects item items
     display year years two three four five six seven eight nine ten
     perhaps maybe possibly probably altogether roughly whereabouts besides apart trying mind
+    hell bloody damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -267,6 +273,10 @@ _PERSON_ROLES = _stems(
     baker shepherd ploughman warrior fighter traveller traveler pilgrim bride groom saint angel
     skater skaters rider riders butcher butchers customer customers singer singers sailor sailors
     fishermen workers soldiers dancers players musicians villagers peasants farmers hunters
+    patient patients doctor doctors surgeon dentist beekeeper beekeepers climber climbers mountaineer
+    mountaineers bather bathers swimmer swimmers rower rowers passenger passengers vendor vendors seller
+    sellers buyer buyers shopkeeper miner miners labourer labourers tourist tourists pedestrian
+    pedestrians spectator spectators audience crowd shepherds knights guards servants
     """
 )
 _ANIMAL_GENERIC = _stems("animal animals creature creatures beast beasts livestock")
@@ -380,6 +390,8 @@ def counted(lower: str) -> str | None:
 
 def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
     """Whether a question asks again what an earlier one (both normalised) asked."""
+    if _ASKS_AGAIN.search(lower):
+        return True  # "just tell me again": whatever was asked, asked again
     mine, kind, key = question_terms(lower)
     theirs, their_kind, their_key = question_terms(earlier_lower)
     if not mine:
@@ -387,6 +399,8 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
         return bool(key) and their_key == key
     if not theirs:
         return False
+    if _asked_another_way(lower, mine, kind, earlier_lower, theirs, their_kind):
+        return True
     shared = soft_shared(mine, theirs)
     union = len(mine) + len(theirs) - shared
     # "how big is it?" and "what size is it?" ask the same way; "is it day or night?" asks which, as
@@ -409,6 +423,9 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
         # every term of the question was asked before, the same way ("is the sky cloudy?" after
         # "is the sky clear or cloudy?")
         return True
+    if len(mine) == 1 and shared == 1 and kind == "yes/no" and _OF_IT.match(lower):
+        # one quality asked again of "it" ("is it murky?" after "is the murky water filthy?")
+        return True
     if shared and _recalls(lower):
         # asked again on purpose: "what was on the counter again?", "did you say there were dogs?"
         return True
@@ -422,7 +439,83 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
     return len(theirs) >= 2 and shared == len(theirs) and len(mine) == shared + 1
 
 
+def _asked_another_way(
+    lower: str, mine: frozenset[str], kind: str, earlier_lower: str, theirs: frozenset[str], their_kind: str
+) -> bool:
+    """The same thing asked in another form: open and closed, one of the offered answers, who and whether."""
+    if kind == "why" or their_kind == "why":
+        return False
+    if _open_and_closed(lower, mine, kind, earlier_lower, theirs, their_kind) or _open_and_closed(
+        earlier_lower, theirs, their_kind, lower, mine, kind
+    ):
+        return True
+    if _picks_alternative(lower, mine, kind, earlier_lower, theirs, their_kind):
+        return True
+    return _who_and_whether(mine, kind, theirs, their_kind) or _who_and_whether(
+        theirs, their_kind, mine, kind
+    )
+
+
+# "what's the sky like?" asks its state; "what does the dog look like?" asks far more than one quality
+_OPEN = re.compile(r"(?<!\blook )(?<!\blooks )\blike\b|\bdescribe\b|\btell me about\b")
+_ING = re.compile(r"\b[a-z]{2,}ing\b")
+
+
+def _open_and_closed(
+    open_lower: str, open_terms: frozenset[str], open_kind: str,
+    closed_lower: str, closed_terms: frozenset[str], closed_kind: str,
+) -> bool:  # fmt: skip
+    """ "What's the sky like?" and "is the sky clear?" ask about the same state of one thing.
+
+    The closed question names one quality of the thing and no action ("is the man smiling?" asks
+    something new after "describe the man"), and it is not whether the thing is there at all.
+    """
+    return (
+        open_kind == "what"
+        and closed_kind == "yes/no"
+        and len(closed_terms) == len(open_terms) + 1
+        and _OPEN.search(open_lower) is not None
+        and not _EXISTS.search(closed_lower)
+        and not _ING.search(closed_lower)
+        and soft_shared(open_terms, closed_terms) == len(open_terms)
+    )
+
+
+_ALTERNATIVES = re.compile(r"\b([a-z][a-z'-]*),? or ([a-z][a-z'-]*)\b")
+
+
+def _picks_alternative(
+    lower: str, mine: frozenset[str], kind: str, earlier_lower: str, theirs: frozenset[str], their_kind: str
+) -> bool:
+    """ "Is the water calm, no waves?" after "is the water calm or rough?": one of the offered answers,
+    about the same thing, with at most one word more."""
+    if kind not in ("yes/no", their_kind) or " or " not in earlier_lower:
+        return False
+    for m in _ALTERNATIVES.finditer(earlier_lower):
+        alts = {T.stem(_SAME.get(w, w)) for w in m.groups() if w not in T.STOPWORDS}
+        if len(alts) != 2 or not alts <= theirs or len(mine & alts) != 1:
+            continue
+        subject = theirs - alts
+        rest = mine - alts
+        if subject and soft_shared(subject, rest) == len(subject) and len(rest) <= len(subject) + 1:
+            return True
+    return False
+
+
+_ANYONE = T.stem(_SAME["anyone"])
+
+
+def _who_and_whether(who: frozenset[str], kind: str, whether: frozenset[str], other_kind: str) -> bool:
+    """ "Who's waving on the platform?" after "is anyone waving?": asking who asks whether anyone."""
+    if kind != "who" or other_kind != "yes/no" or _ANYONE not in whether:
+        return False
+    rest = whether - {_ANYONE}
+    return bool(rest) and soft_shared(rest, who) == len(rest) and len(who) <= len(rest) + 1
+
+
 _KIND = {"how": "what"}
+_ASKS_AGAIN = re.compile(r"\b(?:tell me|say (?:it|that)|repeat (?:it|that)|answer (?:it|that)) again\b")
+_OF_IT = re.compile(r"^(?:so |and |but )?(?:is|was|does) it (?:look |seem |feel )?[a-z'-]+\?*$")
 _EXISTS = re.compile(
     r"^(?:\w+[,.!]? )?(?:(?:is|are) there\b|any\b|(?:do|can|could) (?:you|u) see\b|is there any\b)"
 )

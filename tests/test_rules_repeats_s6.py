@@ -1,0 +1,90 @@
+"""Repeats asked another way and answerer ask-backs about emotions (session 6).
+
+The detectors alone (no classifier). Every sentence was written for these tests about imagined
+paintings, not taken from the data files.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.rules.base import Context
+from server.rules.registry import RULES_BY_ID
+
+
+def fires(rule_id: str, text: str, earlier: tuple[str, ...] = ()) -> bool:
+    rule = RULES_BY_ID[rule_id]
+    role = next(iter(rule.roles))
+    history = [{"role": "questioner", "text": q} for q in earlier]
+    return rule.detect(Context(role, 3, text, history=history), rule.config())
+
+
+REPEATS = [
+    # the state of one thing, asked open and then closed (or the other way round)
+    ("What is the lake like?", ("Is the lake frozen?",)),
+    ("Is her hair curly?", ("Describe her hair.",)),
+    # one of the answers an either/or question offered, about the same thing
+    ("Is the road muddy, with puddles?", ("Is the road dry or muddy?",)),
+    ("Where do they fish, in a lake?", ("Where are people fishing, a river or a lake?",)),
+    # asking who is doing something asks whether anyone is
+    ("Who is sweeping the yard?", ("Is anyone sweeping?",)),
+    # synonyms of feelings, roles named by a general person word
+    ("Does the boy seem frightened?", ("Is the boy afraid?",)),
+    ("How old is the woman in bed?", ("How old is the patient?",)),
+    ("How many people are swimming?", ("How many swimmers?",)),
+    # swearing is no part of what is asked
+    ("Is there a well or not?", ("Damn it, is there a well at all?",)),
+    # a quality asked again of "it", and a bare request to ask again
+    ("Is it foggy?", ("Is the foggy valley deep?",)),
+    ("come on, just tell me again", ("What colour is the roof?",)),
+]
+
+NEW_QUESTIONS = [
+    # another quality of the same thing
+    ("How big is the barn?", ("What colour is the barn?",)),
+    # an action, not one quality, after an open question
+    ("Is the fisherman smiling?", ("Describe the fisherman.",)),
+    # what something looks like after one of its qualities: more than that quality
+    ("What does the cat look like?", ("Is the cat small?",)),
+    # whether it is there at all, then what it is like
+    ("What is the pond like?", ("Is there a pond?",)),
+    # a guess at the answer of a wh-question (the labels of the training set call it new)
+    ("Is the boy wearing a cap?", ("What is the boy wearing?",)),
+    # the other alternative's thing, not the one asked about
+    ("Is the bridge dry?", ("Is the road dry or muddy?",)),
+    # who, after whether something else is there
+    ("Who is holding the lamp?", ("Is there a lamp?",)),
+    ("Is it old?", ("What colour is the vase?",)),
+]
+
+
+@pytest.mark.parametrize(("text", "earlier"), REPEATS)
+def test_repeats_asked_another_way(text: str, earlier: tuple[str, ...]) -> None:
+    assert fires("repeated_question", text, earlier)
+
+
+@pytest.mark.parametrize(("text", "earlier"), NEW_QUESTIONS)
+def test_follow_ups_are_not_repeats(text: str, earlier: tuple[str, ...]) -> None:
+    assert not fires("repeated_question", text, earlier)
+
+
+ASK_BACKS = [
+    "Why do you think the harbour looks lonely?",
+    "What makes the storm frightening to you?",
+    "Why would a still life be joyful? Do you mean the flowers?",
+]
+JUDGEMENTS = [
+    "It is a gloomy painting. Why do you ask?",
+    "The whole scene is terrifying, isn't it?",
+]
+
+
+@pytest.mark.parametrize("text", ASK_BACKS)
+def test_ask_backs_about_emotions_impose_nothing(text: str) -> None:
+    assert not fires("imposes_emotion", text)
+    assert fires("answer_is_question", text)
+
+
+@pytest.mark.parametrize("text", JUDGEMENTS)
+def test_judgement_beside_a_question_still_imposes(text: str) -> None:
+    assert fires("imposes_emotion", text)
