@@ -37,6 +37,26 @@ REPEATS = [
     # a quality asked again of "it", and a bare request to ask again
     ("Is it foggy?", ("Is the foggy valley deep?",)),
     ("come on, just tell me again", ("What colour is the roof?",)),
+    # a person put first as the topic, then named by a pronoun
+    ("The old fisherman, what is he doing?", ("What is the fisherman doing?",)),
+    ("The baker, what is his action?", ("What is the baker doing?",)),
+    # other ways to ask where, who, how many, what someone does or wears
+    ("On which side is the moon?", ("Where is the moon?",)),
+    ("Which people ride the horses?", ("Who is riding the horses?",)),
+    ("Number of geese, roughly?", ("How many geese are there?",)),
+    ("What's the farmer up to?", ("What is the farmer doing?",)),
+    ("what's the porter got on?", ("what is the porter wearing?",)),
+    ("Is the knight by himself?", ("Is the knight alone?",)),
+    ("Is rain falling?", ("Is it raining?",)),
+    ("Is the old man sleeping?", ("Is the man awake?",)),
+    ("Is the jacket green?", ("Is the coat green?",)),
+    # asked again on purpose, in other words
+    ("Sorry, once more: is there a cat or not?", ("Is there a cat?",)),
+    ("is the mill working? sorry if i asked already", ("is the mill working or idle?",)),
+    # one of several questions in a message asked before
+    ("What colour is the cart, is it red?", ("Is the cart red?",)),
+    ("what's the shepherd got on? is that a cloak?", ("What is the shepherd wearing?",)),
+    ("Any pet or animal in the kitchen?", ("Is there an animal?",)),
 ]
 
 NEW_QUESTIONS = [
@@ -55,6 +75,16 @@ NEW_QUESTIONS = [
     # who, after whether something else is there
     ("Who is holding the lamp?", ("Is there a lamp?",)),
     ("Is it old?", ("What colour is the vase?",)),
+    # a part of what was asked about
+    ("What is the woman wearing on her head?", ("What is the woman wearing?",)),
+    # two questions in one, each new
+    ("Is the fallen girl hurt, is she crying?", ("Is anyone falling over?",)),
+    ("Tell me about the girl: what is she wearing and doing?", ("What are they doing?",)),
+    # a statement before the question is not itself a question
+    ("All those boats in the bay, is that a storm coming?", ("Are all those boats in the bay?",)),
+    # who is afraid, after what is frightening
+    ("Are they scared?", ("Is there a cliff below them? sounds scary, is it?",)),
+    ("Is any person flying in the sky?", ("Is there a woman?",)),
 ]
 
 

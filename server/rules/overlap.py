@@ -91,8 +91,8 @@ _GROUPS = [
     "face expression expressions facial",
     "gazeat watch watches watching",
     # everyday words of scenes that rewordings swap
-    "man men guy guys gentleman gentlemen fellow",
-    "woman women lady ladies",
+    "man men guy guys gentleman gentlemen fellow male",
+    "woman women lady ladies female",
     "child children kid kids youngster youngsters",
     "father dad daddy papa",
     "mother mum mom mummy mommy mama",
@@ -107,7 +107,7 @@ _GROUPS = [
     "lit burning alight aflame",
     "hurt wounded injured",
     "jug jugs pitcher pitchers",
-    "sleep sleeping asleep sleeps slept dozing",
+    "sleep sleeping asleep sleeps slept dozing awake",
     "smile smiles smiling grin grins grinning",
     "cry crying cries weep weeping tears",
     "sit sits sitting seated sat",
@@ -145,6 +145,10 @@ _GROUPS = [
     "time hour hours day night morning evening midday noon afternoon dawn dusk daylight daytime nighttime",
     # feelings and things that rewordings name with another everyday word
     "scared afraid frightened fearful terrified",
+    # what frightens is not who is frightened ("are they scared?" after "it sounds scary")
+    "frightening scary terrifying creepy spooky",
+    "doing action actions activity",
+    "coat coats jacket jackets",
     "happy glad cheerful joyful",
     "angry furious",
     "sign signs placard placards banner banners",
@@ -159,6 +163,7 @@ _NEUTRAL = frozenset(
     notice spot find artist painter use used uses using anywhere somewhere less object objects item items
     display year years two three four five six seven eight nine ten
     perhaps maybe possibly probably altogether roughly whereabouts besides apart trying mind
+    happen happens happening
     hell bloody damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
     """.split()
 )
@@ -167,7 +172,7 @@ _GAZE = re.compile(r"\b(?:look|looks|looking|stare|stares|staring|gaze|gazes|gaz
 _TIME_OF_DAY = re.compile(r"\btime of (?:the )?day\b")
 # Phrases that ask the same thing in other words: "have on" is "wear", "the source of" asks where.
 _REPHRASE = (
-    (re.compile(r"\b(?:have|has|had|having) on\b|\bdressed in\b"), "wear"),
+    (re.compile(r"\b(?:have|has|had|having) on\b|\bdressed in\b|\bgot on\b(?=\W*$)"), "wear"),
     (re.compile(r"\bmake out\b"), "see"),
     (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
     (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
@@ -176,6 +181,15 @@ _REPHRASE = (
     (re.compile(r"\bmade (?:of|from|out of)\b"), "material"),
     (re.compile(r"\bwhat(?:'s| is) the number of\b|\bcount (?:up )?(?:all )?(?:the )?"), "how many "),
     (re.compile(r"\bwhat(?:'s| is) the headcount\b"), "how many people"),
+    (re.compile(r"\b(?:the )?number of\b"), "how many"),
+    # "on which side is the moon?", "what place is she in?", "which people ride...?" ask where and who
+    (re.compile(r"\b(?:(?:on|at|in|from|to) )?(?:which|what) (?:side|place|direction|way)\b"), "where"),
+    (re.compile(r"\bwhich (?:people|persons?|one of them)\b"), "who"),
+    # "is rain falling?" asks "is it raining?"; "what is he up to?" what he is doing
+    (re.compile(r"\b(rain|snow)(?: is| was)? (?:falling|coming down)\b"), r"\1"),
+    (re.compile(r"\bup to\b(?=\W*$)"), "doing"),
+    (re.compile(r"\bby (?:him|her|them|it)sel(?:f|ves)\b"), "alone"),
+    (re.compile(r"\b(?:have|has|with) no leaves\b|\bwithout leaves\b"), "bare"),
     (re.compile(r"\b(?:going|coming|getting) back to\b|\bjust to (?:fix|check|confirm)\b"), ""),
     # "where is it happening", "what is lying on the table": the verb only says that it is there
     (
@@ -188,6 +202,7 @@ _REPHRASE = (
 )
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
+    "side place direction way which falling coming up by no without "
     "headcount back just "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
@@ -204,13 +219,14 @@ _IN_HANDS = re.compile(
 # "Sorry, did you say...", "what was it again": asked again on purpose; the frame says nothing.
 _RECALL = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
-    r"remind me|(?:do|did) (?:you|u) think|sorry)\b"
+    r"remind me|(?:do|did) (?:you|u) think|sorry|once more|"
+    r"(?:i )?(?:already )?asked (?:it |this |that )?(?:already|before))\b"
 )
 _THINGS_AT = re.compile(
     r"\b(?:anything|something) (?:else )?(?:on|in|under|behind|inside|near|above|below|beside|around|at)\b"
 )
 _HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
-_RECALL_TRIGGERS = frozenset("say said mention mentioned told again remind think sorry".split())
+_RECALL_TRIGGERS = frozenset("say said mention mentioned told again remind think sorry once asked".split())
 _WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
        "when": "when", "why": "why", "how": "how", "whereabouts": "where"}  # fmt: skip
 _REQUESTS = frozenset("describe tell explain name list show give say mention".split())
@@ -255,7 +271,25 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     if ("anything" in words or "something" in words) and _THINGS_AT.search(lower):
         terms.add("<things>")  # "is there anything on the table?" asks what is on it, not whether
     key = frozenset() if terms else _frame_key(words)
+    if _TOPIC.match(lower):
+        return _resolve_pronouns(frozenset(terms)), kind, key
     return frozenset(terms), kind, key
+
+
+# "The little girl, what she is doing?": the person named first, then asked about with a pronoun
+_TOPIC = re.compile(
+    r"^(?:(?:and|so|okay|ok|now|right)[,.]? )*(?:the|this|that) [a-z' -]{1,30}?, "
+    r"(?=(?:what|where|who|which|how|is|are|was|were|does|do|did|can)\b)"
+)
+
+
+def _resolve_pronouns(terms: frozenset[str]) -> frozenset[str]:
+    """A pronoun that names a person of the same question (put first, as its topic) adds nothing."""
+    pronouns = [p for p in ("<he>", "<she>", "<they>") if p in terms]
+    if not pronouns:
+        return terms
+    rest = terms.difference(pronouns)
+    return terms.difference(p for p in pronouns if _RELATED.get(p, frozenset()) & rest)
 
 
 def _stems(words: str) -> frozenset[str]:
@@ -276,14 +310,15 @@ _PERSON_ROLES = _stems(
     patient patients doctor doctors surgeon dentist beekeeper beekeepers climber climbers mountaineer
     mountaineers bather bathers swimmer swimmers rower rowers passenger passengers vendor vendors seller
     sellers buyer buyers shopkeeper miner miners labourer labourers tourist tourists pedestrian
-    pedestrians spectator spectators audience crowd shepherds knights guards servants
+    pedestrians spectator spectators audience crowd shepherds knights guards servants apprentice
+    apprentices porter porters
     """
 )
 _ANIMAL_GENERIC = _stems("animal animals creature creatures beast beasts livestock")
 _ANIMALS = _stems(
     """
     ox cow cows horse horses dog dogs cat cats sheep goat goats pig pigs bird birds hen hens chicken chickens
-    duck ducks goose geese donkey donkeys mule mules bull bulls calf deer cattle camel camels
+    duck ducks goose geese donkey donkeys mule mules bull bulls calf deer cattle camel camels pet pets
     """
 )
 _WATER_GENERIC = _stems("water waters")
@@ -388,8 +423,13 @@ def counted(lower: str) -> str | None:
     return T.stem(_SAME.get(m.group(1), m.group(1))) if m else None
 
 
-def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
-    """Whether a question asks again what an earlier one (both normalised) asked."""
+def is_repeat(lower: str, earlier_lower: str, min_overlap: float, whole: bool = True) -> bool:
+    """Whether a question asks again what an earlier one (both normalised) asked.
+
+    ``whole`` is false for one question of a message that asks several: a clause is short, so one
+    detail added to an earlier question is not enough there ("is the fallen boy hurt, is he crying?"
+    after "is anyone falling over?").
+    """
     if _ASKS_AGAIN.search(lower):
         return True  # "just tell me again": whatever was asked, asked again
     mine, kind, key = question_terms(lower)
@@ -436,7 +476,7 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float) -> bool:
             rest, their_rest = mine - {mine_n}, theirs - {their_n}
             return not rest or not their_rest or soft_shared(rest, their_rest) > 0
     # an earlier question of two or more terms asked again with one detail added
-    return len(theirs) >= 2 and shared == len(theirs) and len(mine) == shared + 1
+    return whole and len(theirs) >= 2 and shared == len(theirs) and len(mine) == shared + 1
 
 
 def _asked_another_way(
@@ -481,7 +521,7 @@ def _open_and_closed(
     )
 
 
-_ALTERNATIVES = re.compile(r"\b([a-z][a-z'-]*),? or ([a-z][a-z'-]*)\b")
+_ALTERNATIVES = re.compile(r"\b([a-z][a-z'-]*),? or (?:a |an |the |some )?([a-z][a-z'-]*)\b")
 
 
 def _picks_alternative(
@@ -534,8 +574,16 @@ def _asks_again_whether(lower: str, earlier_lower: str, thing: str) -> bool:
     words = T.words(lower)
     if not _OTHER.isdisjoint(words):
         return False
-    first = next((w for w in words if w not in T.STOPWORDS and w not in _NEUTRAL and w not in _FRAME), None)
-    return first is not None and T.stem(_SAME.get(first, first)) == thing
+    content = [
+        i for i, w in enumerate(words) if w not in T.STOPWORDS and w not in _NEUTRAL and w not in _FRAME
+    ]
+    if not content:
+        return False
+    first = content[0]
+    named = [words[first]]
+    if words[first + 1 : first + 2] == ["or"] and first + 2 < len(words):
+        named.append(words[first + 2])  # "any pet or animal in the room?"
+    return any(T.stem(_SAME.get(w, w)) == thing for w in named)
 
 
 def _either_way(kind: str, lower: str, their_kind: str, earlier_lower: str) -> bool:
@@ -547,7 +595,7 @@ def _either_way(kind: str, lower: str, their_kind: str, earlier_lower: str) -> b
 
 _RECALL_CUE = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
-    r"remind me)\b"
+    r"remind me|once more|asked (?:it |this |that )?(?:already|before)|already asked)\b"
 )
 
 
@@ -556,13 +604,42 @@ def _recalls(lower: str) -> bool:
     return _RECALL_CUE.search(lower) is not None
 
 
+_ASKS = frozenset(
+    "what what's whats which who who's whose where where's when why how how's is are was were do does did "
+    "can could has have".split()
+)
+_QUESTION_SENTENCE = re.compile(r"[^?]+\?+")
+# a comma before a new question ends one ("what colour is the dog, is it black?")
+_NEXT_QUESTION = re.compile(r", (?=(?:is|are|was|were|does|do|did|can|has|have) )")
+
+
+@lru_cache(maxsize=16384)
+def question_parts(lower: str) -> tuple[str, ...]:
+    """The whole message, then each question in it when it asks more than one ("what's she got on? is
+    that a hat?"), so that one of them asked again is found."""
+    parts = [
+        clause.strip(" ,.!")
+        for sentence in _QUESTION_SENTENCE.findall(lower)
+        for clause in _NEXT_QUESTION.split(sentence)
+    ]
+    parts = [p for p in parts if p.endswith("?") or p.split(" ", 1)[0] in _ASKS]
+    return (lower, *parts) if len(parts) > 1 or (parts and parts[0] != lower.strip()) else (lower,)
+
+
+@lru_cache(maxsize=16384)
+def _normalised(text: str) -> str:
+    return T.normalise(text)
+
+
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     if not ctx.history:
         return False
-    lower = ctx.lower
+    mine = question_parts(ctx.lower)
     return any(
-        is_repeat(lower, T.normalise(text), cfg.min_overlap)
+        is_repeat(part, earlier, cfg.min_overlap, whole=i == 0 and j == 0)
         for text in _texts(ctx.history, role="questioner")
+        for j, earlier in enumerate(question_parts(_normalised(text)))
+        for i, part in enumerate(mine)
     )
 
 
