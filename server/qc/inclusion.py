@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from server.qc.record import DialogRecord
 
@@ -21,11 +22,18 @@ STOPWORDS = frozenset(
 
 
 def content_words(text: str) -> set[str]:
+    """The words of a text that say what it is about ("trees" and "tree" count as one)."""
+    return set(_content_words(text))
+
+
+@lru_cache(maxsize=65536)
+def _content_words(text: str) -> frozenset[str]:
+    """Cached: every dialog's messages are read again for each explanation check, and texts recur."""
     words = set()
     for w in _WORD.findall(text.lower()):
         if len(w) >= 3 and w not in STOPWORDS:
             words.add(w[:-1] if w.endswith("s") and len(w) > 4 else w)
-    return words
+    return frozenset(words)
 
 
 def inclusion_problems(rec: DialogRecord, min_words: int, min_overlap: int) -> tuple[list[str], list[str]]:
@@ -47,7 +55,7 @@ def inclusion_problems(rec: DialogRecord, min_words: int, min_overlap: int) -> t
             reject.append(f"explanation_too_short:{phase}")
     before = rec.responses.get("before_reveal")
     if before and min_overlap:
-        dialog_words = set().union(*(content_words(t.text) for t in rec.turns)) if rec.turns else set()
-        if len(content_words(before[1]) & dialog_words) < min_overlap:
+        dialog_words = set().union(*(_content_words(t.text) for t in rec.turns))
+        if len(_content_words(before[1]) & dialog_words) < min_overlap:
             review.append("explanation_unrelated:before_reveal")
     return reject, review

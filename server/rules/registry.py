@@ -27,6 +27,41 @@ RULES: list[Rule] = [
 RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
 DEFAULT_CONFIG = RulesConfig()
 _BATCH = 4096  # texts scored per call of the profanity model
+_CACHE_SIZE = 100_000  # entries per cache below; emptied when full (bulk QC sees millions of texts)
+
+# Pure functions of a message's text, cached because bulk QC and a chat's stock phrases ("Yes.",
+# "What colours are there?") repeat texts: the profanity model's score of a normalised text, and
+# the classifiers' log-odds for (model, role, text, profanity score, rules whose detectors fired).
+_profanity: dict[str, float] = {}
+_logits_model: list[learned.Model | None] = [None]
+_logits: dict[tuple[str, str, float, tuple[str, ...]], tuple[float, ...]] = {}
+
+
+def _profanity_scores(lowers: Sequence[str]) -> list[float]:
+    """The profanity model's scores, computing only the texts not seen before (in one batch)."""
+    cache = _profanity
+    new = list(dict.fromkeys(t for t in lowers if t not in cache))
+    if new:
+        if len(cache) + len(new) > _CACHE_SIZE:
+            cache.clear()
+        cache.update(zip(new, offensive.model_scores(new), strict=True))
+    return [cache[t] for t in lowers]
+
+
+def _text_logits(ctx: Context, model: learned.Model, fired: Sequence[str]) -> tuple[float, ...]:
+    """``model.text_logits`` for the message, cached for the model last used."""
+    if _logits_model[0] is not model:
+        _logits.clear()
+        _logits_model[0] = model
+    if ctx.profanity is None:
+        ctx.profanity = _profanity_scores([ctx.lower])[0]
+    key = (ctx.role, ctx.text, ctx.profanity, tuple(fired))
+    logits = _logits.get(key)
+    if logits is None:
+        if len(_logits) >= _CACHE_SIZE:
+            _logits.clear()
+        logits = _logits[key] = model.text_logits(ctx.role, ctx.text, ctx.words, ctx.profanity, fired)
+    return logits
 
 
 def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
@@ -48,9 +83,7 @@ def _learned_logit(ctx: Context, rule_id: str, model: learned.Model, fired: Sequ
     if rule_id == "copies_opinion":
         return model.pair_logit(rule_id, learned.copy_vectors(ctx.text, ctx.opinions))
     if ctx.learned is None:
-        if ctx.profanity is None:
-            ctx.profanity = offensive.model_scores([ctx.lower])[0]
-        ctx.learned = model.text_logits(ctx.role, ctx.text, ctx.words, ctx.profanity, fired)
+        ctx.learned = _text_logits(ctx, model, fired)
     return ctx.learned[learned.TEXT_INDEX[rule_id]]
 
 
@@ -116,7 +149,9 @@ def check(
     active = cfg.active(role)
     if not active:  # nothing to judge: skip the message's tokens and the classifiers
         return RuleResult("accept", [])
-    return _judge(Context(role, round, text, history, opinions), active, _model(cfg, model))
+    ctx = Context(role, round, text, history, opinions)
+    ctx.profanity = _profanity.get(ctx.lower)  # a score seen before; else computed when a rule needs it
+    return _judge(ctx, active, _model(cfg, model))
 
 
 def check_many(
@@ -140,7 +175,7 @@ def check_many(
     if offensive_cfg.enabled and offensive_cfg.use_model and cfg.is_enabled("offensive"):
         for start in range(0, len(contexts), _BATCH):
             chunk = contexts[start : start + _BATCH]
-            for ctx, score in zip(chunk, offensive.model_scores([c.lower for c in chunk]), strict=True):
+            for ctx, score in zip(chunk, _profanity_scores([c.lower for c in chunk]), strict=True):
                 ctx.profanity = score
     active = {role: cfg.active(role) for role in ("questioner", "answerer")}
     fitted = _model(cfg, model)

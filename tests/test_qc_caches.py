@@ -1,0 +1,46 @@
+"""The per-text caches of QC and the rules give the same answers as computing afresh."""
+
+from __future__ import annotations
+
+from server.qc import inclusion, scores
+from server.rules import check, check_dialog, registry
+
+TURNS = [
+    {"role": "questioner", "text": "Hi! What does the sky look like?"},
+    {"role": "answerer", "text": "It is pale blue, damn nice."},
+    {"role": "questioner", "text": "What does the sky look like?"},
+    {"role": "answerer", "text": "Yes."},
+]
+
+
+def _fresh() -> None:
+    registry._profanity.clear()
+    registry._logits.clear()
+    scores.sentiment.cache_clear()
+    inclusion._content_words.cache_clear()
+
+
+def test_rule_results_same_with_warm_and_cold_caches() -> None:
+    _fresh()
+    cold = [r.as_dict() for r in check_dialog(TURNS)]
+    warm = [r.as_dict() for r in check_dialog(TURNS)]
+    assert warm == cold
+    assert registry._profanity and registry._logits
+    single = check("answerer", 1, TURNS[1]["text"], TURNS[:1])
+    assert single.as_dict() == cold[1]
+
+
+def test_logit_cache_follows_the_model() -> None:
+    _fresh()
+    check_dialog(TURNS)
+    registry._logits_model[0] = object()  # another model was used last: its entries must not be reused
+    check_dialog(TURNS[:1])
+    assert registry._logits_model[0] is not None and len(registry._logits) <= 1
+
+
+def test_text_caches_return_fresh_values() -> None:
+    _fresh()
+    words = inclusion.content_words("Trees and boats")
+    words.add("mutated")
+    assert inclusion.content_words("Trees and boats") == {"tree", "boat"}
+    assert scores.sentiment("A happy sunny day") == scores.sentiment("A happy sunny day")
