@@ -439,9 +439,11 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float, whole: bool = 
         return bool(key) and their_key == key
     if not theirs:
         return False
+    shared = soft_shared(mine, theirs)
+    if not shared:
+        return False  # every way below of asking again shares at least one term (or a related one)
     if _asked_another_way(lower, mine, kind, earlier_lower, theirs, their_kind):
         return True
-    shared = soft_shared(mine, theirs)
     union = len(mine) + len(theirs) - shared
     # "how big is it?" and "what size is it?" ask the same way; "is it day or night?" asks which, as
     # "what time is it?" does, and whether, as "is it night?" does
@@ -627,8 +629,9 @@ def question_parts(lower: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=16384)
-def _normalised(text: str) -> str:
-    return T.normalise(text)
+def _earlier_questions(text: str) -> tuple[str, ...]:
+    """question_parts of an earlier message: every later message of the dialog compares with it."""
+    return question_parts(T.normalise(text))
 
 
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
@@ -638,7 +641,7 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     return any(
         is_repeat(part, earlier, cfg.min_overlap, whole=i == 0 and j == 0)
         for text in _texts(ctx.history, role="questioner")
-        for j, earlier in enumerate(question_parts(_normalised(text)))
+        for j, earlier in enumerate(_earlier_questions(text))
         for i, part in enumerate(mine)
     )
 
