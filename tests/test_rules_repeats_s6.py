@@ -57,6 +57,17 @@ REPEATS = [
     ("What colour is the cart, is it red?", ("Is the cart red?",)),
     ("what's the shepherd got on? is that a cloak?", ("What is the shepherd wearing?",)),
     ("Any pet or animal in the kitchen?", ("Is there an animal?",)),
+    # where something hangs or sits is where it is; when it takes place, what time it is
+    ("Where has the mirror been hung?", ("Where is the mirror?",)),
+    ("Does the scene take place after dark?", ("Is it night?",)),
+    ("Is it set in the morning, towards noon, or in the evening?", ("What time of day is it?",)),
+    ("What breed is the horse?", ("What kind of horse is it?",)),
+    # an oath is no part of the question, but blood in the scene is
+    ("Bloody hell, is there a cart or not?", ("Is there a cart?",)),
+    ("Are the knives bloody?", ("Are the bloody knives and the broken plate upsetting?",)),
+    # the generic ask for more, twice
+    ("What else is there?", ("Anything else?",)),
+    ("Is there anything else in the picture?", ("What else?",)),
 ]
 
 NEW_QUESTIONS = [
@@ -85,6 +96,9 @@ NEW_QUESTIONS = [
     # who is afraid, after what is frightening
     ("Are they scared?", ("Is there a cliff below them? sounds scary, is it?",)),
     ("Is any person flying in the sky?", ("Is there a woman?",)),
+    ("Who else is there?", ("Anything else?",)),
+    ("Is there anything else on the shelf?", ("What else?",)),
+    ("Where is the mirror's frame?", ("Where is the mirror?",)),
 ]
 
 

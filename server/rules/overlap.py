@@ -71,7 +71,13 @@ _ART_NOUNS = frozenset("painting picture image artwork art piece photo photograp
 
 def _frame_key(words: list[str]) -> frozenset[str]:
     """A question with no content words reduced to its question words ("who ... in IMG")."""
+    if "else" in words:
+        # "anything else?", "what else is there?", "and what else in the picture?": one generic ask
+        return frozenset({"<else>", "who" if not _WHO_ELSE.isdisjoint(words) else "what"})
     return frozenset("IMG" if w in _ART_NOUNS else w for w in words if w not in _FRAME)
+
+
+_WHO_ELSE = frozenset("who anyone anybody someone somebody whom".split())
 
 
 # Rewordings of one question swap these; each group is compared as its first word.
@@ -163,8 +169,8 @@ _NEUTRAL = frozenset(
     notice spot find artist painter use used uses using anywhere somewhere less object objects item items
     display year years two three four five six seven eight nine ten
     perhaps maybe possibly probably altogether roughly whereabouts besides apart trying mind
-    happen happens happening
-    hell bloody damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
+    happen happens happening toward towards around breed breeds species
+    hell damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -176,7 +182,7 @@ _REPHRASE = (
     (re.compile(r"\bmake out\b"), "see"),
     (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
     (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
-    (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture) set\b"), ""),
+    (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture|it) set\b"), ""),
     (re.compile(r"\b(?:contains?|containing)\b"), "in"),
     (re.compile(r"\bmade (?:of|from|out of)\b"), "material"),
     (re.compile(r"\bwhat(?:'s| is) the number of\b|\bcount (?:up )?(?:all )?(?:the )?"), "how many "),
@@ -189,6 +195,9 @@ _REPHRASE = (
     (re.compile(r"\b(rain|snow)(?: is| was)? (?:falling|coming down)\b"), r"\1"),
     (re.compile(r"\bup to\b(?=\W*$)"), "doing"),
     (re.compile(r"\bby (?:him|her|them|it)sel(?:f|ves)\b"), "alone"),
+    (re.compile(r"\b(?:take|takes|took|taking) place\b"), ""),
+    (re.compile(r"\bafter dark\b"), "night"),
+    (re.compile(r"\bbloody hell\b"), ""),  # an oath, not blood
     (re.compile(r"\b(?:have|has|with) no leaves\b|\bwithout leaves\b"), "bare"),
     (re.compile(r"\b(?:going|coming|getting) back to\b|\bjust to (?:fix|check|confirm)\b"), ""),
     # "where is it happening", "what is lying on the table": the verb only says that it is there
@@ -202,7 +211,7 @@ _REPHRASE = (
 )
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
-    "side place direction way which falling coming up by no without "
+    "side place direction way which falling coming up by no without take takes took after bloody "
     "headcount back just "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
@@ -234,6 +243,14 @@ _REQUESTS = frozenset("describe tell explain name list show give say mention".sp
 _PRONOUNS = {"she": "<she>", "her": "<she>", "hers": "<she>", "herself": "<she>",
              "he": "<he>", "him": "<he>", "his": "<he>", "himself": "<he>",
              "they": "<they>", "them": "<they>", "their": "<they>", "themselves": "<they>"}  # fmt: skip
+
+
+# verbs that only say where something is, in a question asking where ("where is the cat sitting?")
+_PLACED = frozenset(
+    T.stem(w)
+    for w in """hung hang hangs hanging placed place put positioned located situated settled sitting sits sat
+    standing stands stood lying lies lay resting rests kept stored found""".split()
+)
 
 
 @lru_cache(maxsize=16384)
@@ -270,6 +287,10 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
             break
     if ("anything" in words or "something" in words) and _THINGS_AT.search(lower):
         terms.add("<things>")  # "is there anything on the table?" asks what is on it, not whether
+        if len(terms) == 1 and "else" in words:
+            terms.clear()  # "anything else in the picture?": a generic ask, compared by its frame
+    if kind == "where":
+        terms -= _PLACED  # "where has the lamp been hung?" asks where the lamp is
     key = frozenset() if terms else _frame_key(words)
     if _TOPIC.match(lower):
         return _resolve_pronouns(frozenset(terms)), kind, key
