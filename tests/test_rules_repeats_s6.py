@@ -132,3 +132,18 @@ def test_ask_backs_about_emotions_impose_nothing(text: str) -> None:
 @pytest.mark.parametrize("text", JUDGEMENTS)
 def test_judgement_beside_a_question_still_imposes(text: str) -> None:
     assert fires("imposes_emotion", text)
+
+
+def _after_reply(text: str, earlier: str, reply: str) -> bool:
+    rule = RULES_BY_ID["repeated_question"]
+    history = [{"role": "questioner", "text": earlier}, {"role": "answerer", "text": reply}]
+    return rule.detect(Context("questioner", 2, text, history=history), rule.config())
+
+
+def test_question_the_partner_asked_back_about_asked_again() -> None:
+    earlier = "What is the moon doing, is it still rising?"
+    assert _after_reply("Is the moon rising?", earlier, "Do you mean whether it is night?")
+    # answered, the same words in another question are a follow-up
+    assert not _after_reply("Is the moon rising?", earlier, "It hangs low over the hills, still rising.")
+    # the questioner's reply to the partner's question back is no question
+    assert not _after_reply("the moon", earlier, "Which one?")

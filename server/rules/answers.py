@@ -77,7 +77,7 @@ _ASK_BACK_OPENERS = frozenset("which what who whose where is are does do did was
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
     if _word_count(words) < cfg.min_words:
-        return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and _asks_back(ctx.lower))
+        return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and asks_back(ctx.lower))
     if len(words) <= cfg.min_words and not _JOINERS.isdisjoint(words):
         listed = [w for w in words if w not in _JOINERS]
         if len(listed) < cfg.min_words and all(w not in T.STOPWORDS for w in listed):
@@ -96,7 +96,7 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     empty = all(
         w in _EMPTY_WORDS or (w == "one" and i > 0 and words[i - 1] in _POINTING) for i, w in enumerate(words)
     )
-    return empty and not (words[0] not in _AFFIRM and _asks_back(ctx.lower))
+    return empty and not (words[0] not in _AFFIRM and asks_back(ctx.lower))
 
 
 # Words that open a bare reply even when a question follows ("Sure, why not?").
@@ -384,7 +384,7 @@ class ImposesEmotionConfig(LearnedRuleConfig):
 
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
     words = ctx.wordset
-    if _asks_back(ctx.lower):
+    if asks_back(ctx.lower):
         # an ask-back ("What makes you think it's sad?") questions an emotion, it does not impose one;
         # it is answer_is_question's (no labeled line is both)
         return False
@@ -419,10 +419,10 @@ _TAG = re.compile(
 
 
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
-    return _asks_back(ctx.lower)
+    return asks_back(ctx.lower)
 
 
-def _asks_back(lower: str) -> bool:
+def asks_back(lower: str) -> bool:
     """Every sentence is a question (a statement with a question tag is not)."""
     sentences = [s.strip() for s in _SENTENCE.findall(lower) if any(c.isalnum() for c in s)]
     if not sentences:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from pydantic import Field
 
 from server.rules import text as T
+from server.rules.answers import asks_back
 from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
 
 
@@ -659,12 +660,39 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     if not ctx.history:
         return False
     mine = question_parts(ctx.lower)
-    return any(
+    if any(
         is_repeat(part, earlier, cfg.min_overlap, whole=i == 0 and j == 0)
         for text in _texts(ctx.history, role="questioner")
         for j, earlier in enumerate(_earlier_questions(text))
         for i, part in enumerate(mine)
-    )
+    ):
+        return True
+    # only a question: "the climbers" or "yes, the bed" answers the partner's question back
+    return "?" in ctx.lower and any(_asks_unanswered(ctx.lower, text) for text in _unanswered(ctx.history))
+
+
+def _unanswered(history: Iterable[object]) -> Iterable[str]:
+    """Earlier questions the partner answered with a question back ("Are you asking if it's sunset?")."""
+    items = [h for h in history if isinstance(h, dict) and isinstance(h.get("text"), str)]
+    for item, reply in zip(items, items[1:], strict=False):
+        asked, answered = item.get("role") == "questioner", reply.get("role") == "answerer"
+        if asked and answered and _asked_back(reply["text"]):
+            yield item["text"]
+
+
+@lru_cache(maxsize=16384)
+def _asked_back(text: str) -> bool:
+    return asks_back(T.normalise(text))
+
+
+def _asks_unanswered(lower: str, earlier_text: str) -> bool:
+    """A question the partner did not answer, asked again in any form: every term of it was asked there
+    ("is the sun still up?" after "what is the sun doing, is it still up?" got a question back)."""
+    mine, kind, _ = question_terms(lower)
+    if not mine or kind == "why":
+        return False
+    theirs, their_kind, _ = question_terms(_earlier_questions(earlier_text)[0])
+    return their_kind != "why" and soft_shared(mine, theirs) == len(mine)
 
 
 RULES = [
