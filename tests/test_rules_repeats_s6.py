@@ -57,6 +57,7 @@ REPEATS = [
     ("What colour is the cart, is it red?", ("Is the cart red?",)),
     ("what's the shepherd got on? is that a cloak?", ("What is the shepherd wearing?",)),
     ("Any pet or animal in the kitchen?", ("Is there an animal?",)),
+    ("What colour is the roof, and how many chimneys are there?", ("How many chimneys are there?",)),
     # where something hangs or sits is where it is; when it takes place, what time it is
     ("Where has the mirror been hung?", ("Where is the mirror?",)),
     ("Does the scene take place after dark?", ("Is it night?",)),
@@ -97,6 +98,9 @@ NEW_QUESTIONS = [
     ("Are they scared?", ("Is there a cliff below them? sounds scary, is it?",)),
     ("Is any person flying in the sky?", ("Is there a woman?",)),
     ("Who else is there?", ("Anything else?",)),
+    # after a topic, the pronoun of the question is the topic's, not someone asked about before
+    ("The little girl, what is she holding?", ("What is the woman holding?",)),
+    ("Do the men look tired, or are they working hard?", ("Are the men working?",)),
     ("Is there anything else on the shelf?", ("What else?",)),
     ("Where is the mirror's frame?", ("Where is the mirror?",)),
 ]

@@ -634,19 +634,24 @@ _ASKS = frozenset(
 )
 _QUESTION_SENTENCE = re.compile(r"[^?]+\?+")
 # a comma before a new question ends one ("what colour is the dog, is it black?")
-_NEXT_QUESTION = re.compile(r", (?=(?:is|are|was|were|does|do|did|can|has|have) )")
+_NEXT_QUESTION = re.compile(
+    r", (?:and |but |so )?(?=(?:is|are|was|were|does|do|did|can|has|have|what|how|where|who|which) )"
+)
 
 
 @lru_cache(maxsize=16384)
 def question_parts(lower: str) -> tuple[str, ...]:
     """The whole message, then each question in it when it asks more than one ("what's she got on? is
-    that a hat?"), so that one of them asked again is found."""
-    parts = [
-        clause.strip(" ,.!")
-        for sentence in _QUESTION_SENTENCE.findall(lower)
-        for clause in _NEXT_QUESTION.split(sentence)
-    ]
-    parts = [p for p in parts if p.endswith("?") or p.split(" ", 1)[0] in _ASKS]
+    that a hat?", "what colour are the sails, and how many ships are there?"), so that one of them
+    asked again is found. A sentence is split at a comma only when every piece opens like a question:
+    after a topic ("the little girl, what is she holding?") the pronoun needs the topic."""
+    parts = []
+    for sentence in _QUESTION_SENTENCE.findall(lower):
+        clauses = [c.strip(" ,.!") for c in _NEXT_QUESTION.split(sentence) if c.strip(" ,.!")]
+        if len(clauses) > 1 and all(c.split(" ", 1)[0] in _ASKS for c in clauses):
+            parts.extend(clauses)
+        elif any(c.isalpha() for c in sentence):
+            parts.append(sentence.strip(" ,.!"))
     return (lower, *parts) if len(parts) > 1 or (parts and parts[0] != lower.strip()) else (lower,)
 
 
