@@ -58,6 +58,11 @@ REPEATS = [
     ("what's the shepherd got on? is that a cloak?", ("What is the shepherd wearing?",)),
     ("Any pet or animal in the kitchen?", ("Is there an animal?",)),
     ("What colour is the roof, and how many chimneys are there?", ("How many chimneys are there?",)),
+    # a topic put last, a possessive "'s" on the asked word, busy with, blossom
+    ("what's she got on, the nun?", ("what is the nun wearing?",)),
+    ("what colour's his beard?", ("What colour is his beard?",)),
+    ("what's the baker busy with?", ("What is the baker doing?",)),
+    ("do the bushes have flowers on them?", ("are the bushes in bloom?",)),
     # where something hangs or sits is where it is; when it takes place, what time it is
     ("Where has the mirror been hung?", ("Where is the mirror?",)),
     ("Does the scene take place after dark?", ("Is it night?",)),

@@ -156,6 +156,7 @@ _GROUPS = [
     "frightening scary terrifying creepy spooky",
     "doing action actions activity",
     "coat coats jacket jackets",
+    "flower flowers blossom blossoms bloom blooms blooming flowering",
     "happy glad cheerful joyful",
     "angry furious",
     "sign signs placard placards banner banners",
@@ -179,7 +180,8 @@ _GAZE = re.compile(r"\b(?:look|looks|looking|stare|stares|staring|gaze|gazes|gaz
 _TIME_OF_DAY = re.compile(r"\btime of (?:the )?day\b")
 # Phrases that ask the same thing in other words: "have on" is "wear", "the source of" asks where.
 _REPHRASE = (
-    (re.compile(r"\b(?:have|has|had|having) on\b|\bdressed in\b|\bgot on\b(?=\W*$)"), "wear"),
+    (re.compile(r"\b(?:have|has|had|having) on\b|\bdressed in\b|\bgot on\b(?=\W*$|,)"), "wear"),
+    (re.compile(r"\bbusy with\b"), "doing"),
     (re.compile(r"\bmake out\b"), "see"),
     (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
     (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
@@ -212,7 +214,7 @@ _REPHRASE = (
 )
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
-    "side place direction way which falling coming up by no without take takes took after bloody "
+    "busy side place direction way which falling coming up by no without take takes took after bloody "
     "headcount back just "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
@@ -278,7 +280,8 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
         if w in _PRONOUNS:
             terms.add(_PRONOUNS[w])
         elif w not in T.STOPWORDS and w not in _NEUTRAL and not w.isdigit() or w == "doing":
-            terms.add(T.stem(_SAME.get(w, w)))
+            base = w[:-2] if w.endswith("'s") else w  # "what colour's her hair?", "the tiger's fur"
+            terms.add(T.stem(_SAME.get(base, base)))
     # without a wh-word, a request ("can you describe the room?") asks what something is like
     kind = "what" if not _REQUESTS.isdisjoint(words) else "yes/no"
     for i, word in enumerate(words):
@@ -302,6 +305,7 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
 _TOPIC = re.compile(
     r"^(?:(?:and|so|okay|ok|now|right)[,.]? )*(?:the|this|that) [a-z' -]{1,30}?, "
     r"(?=(?:what|where|who|which|how|is|are|was|were|does|do|did|can)\b)"
+    r"|, (?:the|this|that) [a-z' -]{1,30}\?*$"  # or put last: "what's he got on, the porter?"
 )
 
 
