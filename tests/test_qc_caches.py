@@ -44,3 +44,12 @@ def test_text_caches_return_fresh_values() -> None:
     words.add("mutated")
     assert inclusion.content_words("Trees and boats") == {"tree", "boat"}
     assert scores.sentiment("A happy sunny day") == scores.sentiment("A happy sunny day")
+
+
+def test_verdicts_that_read_the_history_are_not_reused() -> None:
+    question = "What colour is the horse in the field?"
+    first = check("questioner", 2, question, [{"role": "questioner", "text": "Hello there"}])
+    again = check("questioner", 3, question, [{"role": "questioner", "text": question}])
+    assert "repeated_question" not in first.rule_ids
+    assert "repeated_question" in again.rule_ids
+    assert check("questioner", 2, question, [{"role": "questioner", "text": "Hello there"}]) == first

@@ -84,16 +84,17 @@ class Context:
 
     __slots__ = (
         "role",
-        "round",
+        "_round",
         "text",
         "lower",
         "words",
-        "history",
-        "opinions",
+        "_history",
+        "_opinions",
         "profanity",
         "learned",
         "_stems",
         "_wordset",
+        "read_surroundings",
     )
 
     def __init__(
@@ -106,18 +107,36 @@ class Context:
         profanity: float | None = None,
     ) -> None:
         self.role = role
-        self.round = round
+        self._round = round
         self.text = text
         self.lower = T.normalise(text)
         self.words = T.words(self.lower)
-        self.history = history or ()
-        self.opinions = opinions or ()
+        self._history = history or ()
+        self._opinions = opinions or ()
         # Probability from the offensive-language model when computed in a batch beforehand.
         self.profanity = profanity
         # Log-odds of every text classifier (learned.TEXT_RULES order), computed on first need.
         self.learned: tuple[float, ...] | None = None
         self._stems: set[str] | None = None
         self._wordset: frozenset[str] | None = None
+        # Set when a rule reads the round, history or opinions: a detector that read none of them
+        # judged the text alone, so its verdict holds for every message with the same text and role.
+        self.read_surroundings = False
+
+    @property
+    def round(self) -> int:
+        self.read_surroundings = True
+        return self._round
+
+    @property
+    def history(self) -> Sequence[Mapping[str, Any]]:
+        self.read_surroundings = True
+        return self._history
+
+    @property
+    def opinions(self) -> Sequence[Mapping[str, Any]]:
+        self.read_surroundings = True
+        return self._opinions
 
     @property
     def wordset(self) -> frozenset[str]:

@@ -92,11 +92,52 @@ def learned_score(ctx: Context, rule_id: str, model: learned.Model, fired: Seque
     return learned.sigmoid(_learned_logit(ctx, rule_id, model, fired))
 
 
-def _judge(
-    ctx: Context, active: list[tuple[Rule, Any, float | None]], model: learned.Model | None
-) -> RuleResult:
+Active = list[tuple[Rule, Any, float | None]]
+# Per list of active rules (one per configuration and role, kept alive here so that its id stays
+# unique): (role, text) -> each detector's verdict when it judged the text alone, else None.
+_verdicts: dict[int, tuple[Active, dict[tuple[str, str], list[bool | None]]]] = {}
+
+
+def _text_verdicts(active: Active) -> dict[tuple[str, str], list[bool | None]]:
+    entry = _verdicts.get(id(active))
+    if entry is None or entry[0] is not active:
+        if len(_verdicts) >= 16:
+            _verdicts.clear()
+        entry = _verdicts[id(active)] = (active, {})
+    if len(entry[1]) >= _CACHE_SIZE:
+        entry[1].clear()
+    return entry[1]
+
+
+def _detect(ctx: Context, active: Active) -> list[bool]:
+    """Every active rule's own detector on the message.
+
+    A detector that read neither the round, the history nor the opinions judged the text alone; its
+    verdict is kept for the next message with the same role and text (bulk QC meets the same
+    questions and answers again and again), and only the others run again.
+    """
+    memo = _text_verdicts(active)
+    key = (ctx.role, ctx.text)
+    known = memo.get(key)
+    if known is not None:
+        return [
+            rule.detect(ctx, cfg) if hit is None else hit
+            for (rule, cfg, _), hit in zip(active, known, strict=True)
+        ]
+    detected: list[bool] = []
+    alone: list[bool | None] = []
+    for rule, cfg, _ in active:
+        ctx.read_surroundings = False
+        hit = bool(rule.detect(ctx, cfg))
+        detected.append(hit)
+        alone.append(None if ctx.read_surroundings else hit)
+    memo[key] = alone
+    return detected
+
+
+def _judge(ctx: Context, active: Active, model: learned.Model | None) -> RuleResult:
     """Every rule's own detector first; then, for the rules that did not hit, their classifiers."""
-    detected = [rule.detect(ctx, cfg) for rule, cfg, _ in active]
+    detected = _detect(ctx, active)
     severity = [cfg.severity for _, cfg, _ in active]
     if model is not None:
         fired = [rule.id for (rule, _, _), hit in zip(active, detected, strict=True) if hit]
