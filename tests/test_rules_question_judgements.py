@@ -237,3 +237,22 @@ def test_one_thing_named_after_yes_or_before_a_hedge_is_short(text: str) -> None
 @pytest.mark.parametrize("text", NOT_IMPOSES[-2:])
 def test_a_yes_with_a_description_is_not_short(text: str) -> None:
     assert not fires("short_answer", text)
+
+
+# "its" typed for "it's": a judgement that ends its clause imposes; the possessive describes
+ITS_JUDGES = ["its so depressing, honestly", "Yes. its creepy as hell", "no, its boring"]
+ITS_DESCRIBES = [
+    "Its gloomy sky is grey.",
+    "The boat has its sad little flag up.",
+    "its beautiful frame is gold",
+]
+
+
+@pytest.mark.parametrize("text", ITS_JUDGES)
+def test_its_for_it_is_before_a_judgement_imposes_emotion(text: str) -> None:
+    assert fires("imposes_emotion", text)
+
+
+@pytest.mark.parametrize("text", ITS_DESCRIBES)
+def test_possessive_its_before_an_adjective_describes(text: str) -> None:
+    assert not fires("imposes_emotion", text)

@@ -146,6 +146,10 @@ _IMPOSES = re.compile(
             # "it is depressing", "it's a sad painting", "this is so creepy"
             rf"(?:^|[.!,;] ?|\bbut |\band )(?:it|this|that)(?:'s| is| was| looks| seems| feels| really is) "
             rf"(?:a |an )?{_DEGREE}{_EFFECT}\b(?! (?:for|to|at|in|with|that|because|how)\b)",
+            # the same with "its" typed for "it's" ("yeah its really pretty"); only when the judgement
+            # ends the clause, so the possessive "its gloomy sky is grey" stays a description
+            rf"(?:^|[.!,;] ?|\bbut |\band |\byeah |\bno |\bhonestly )its (?:a |an )?{_DEGREE}{_EFFECT}"
+            r"(?=\s*(?:$|[.!,;?]|as\b|and\b|but\b|though\b|honestly\b|tbh\b|ngl\b))",
             # "a sad painting", "a very creepy scene"
             rf"\b(?:a|an|such a|such an|very|really|so) {_DEGREE}(?:{_EFFECT}|{_STATE}) (?:{_ART}|one)\b",
             # the viewer: "makes me feel", "I feel sad", "gives me the creeps"
