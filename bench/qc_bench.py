@@ -46,25 +46,29 @@ def synthetic(n: int, seed: int = 0) -> list[DialogRecord]:
             f"The {rng.choice(COLOURS)} {rng.choice(SUBJECTS)} my partner described sounds calm and "
             "quiet, so I expect the picture to feel peaceful and content."
         )
-        records.append(
-            DialogRecord(
-                id=f"d{i}",
-                status="complete",
-                rounds=10,
-                questioner_id="q",
-                answerer_id="a",
-                genre="landscape",
-                opinions=[
-                    {"emotion": "awe", "text": "The light over the hills feels vast."},
-                    {"emotion": "sadness", "text": "The empty road looks lonely."},
-                ],
-                turns=turns,
-                responses={
-                    p: ("contentment", explanation) for p in ("before_reveal", "after_reveal", "answerer")
-                },
-            )
-        )
+        phases = ("before_reveal", "after_reveal", "answerer")
+        records.append(record(f"d{i}", turns, {p: ("contentment", explanation) for p in phases}))
     return records
+
+
+def record(
+    dialog_id: str, turns: list[TurnRecord], responses: dict[str, tuple[str, str]], status: str = "complete"
+) -> DialogRecord:
+    """A 10-round dialog about one landscape with the two opinions every synthetic dialog shares."""
+    return DialogRecord(
+        id=dialog_id,
+        status=status,
+        rounds=10,
+        questioner_id="q",
+        answerer_id="a",
+        genre="landscape",
+        opinions=[
+            {"emotion": "awe", "text": "The light over the hills feels vast."},
+            {"emotion": "sadness", "text": "The empty road looks lonely."},
+        ],
+        turns=turns,
+        responses=responses,
+    )
 
 
 def judge(records: list[DialogRecord]) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.qc_bench import synthetic  # noqa: E402
+from bench.qc_bench import record, synthetic  # noqa: E402
 from server.qc.flags import flag_turns  # noqa: E402
 from server.qc.inclusion import inclusion_problems  # noqa: E402
 from server.qc.record import DialogRecord, TurnRecord  # noqa: E402
@@ -62,22 +62,8 @@ def mixed(n: int, seed: int = 1) -> list[DialogRecord]:
         phases = [p for p in ("before_reveal", "after_reveal", "answerer") if rng.random() > 0.05]
         pool = texts["answerer"] + texts["questioner"]
         responses = {p: ("awe", " ".join(rng.choice(pool) for _ in range(rng.randint(1, 3)))) for p in phases}
-        records.append(
-            DialogRecord(
-                id=f"m{i}",
-                status=rng.choice(("complete",) * 9 + ("abandoned",)),
-                rounds=10,
-                questioner_id="q",
-                answerer_id="a",
-                genre="landscape",
-                opinions=[
-                    {"emotion": "awe", "text": "The light over the hills feels vast."},
-                    {"emotion": "sadness", "text": "The empty road looks lonely."},
-                ],
-                turns=turns,
-                responses=responses,
-            )
-        )
+        status = rng.choice(("complete",) * 9 + ("abandoned",))
+        records.append(record(f"m{i}", turns, responses, status))
     return records
 
 

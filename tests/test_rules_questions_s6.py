@@ -9,16 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.base import Context
-from server.rules.registry import RULES_BY_ID
-
-
-def fires(rule_id: str, text: str, earlier: tuple[str, ...] = ()) -> bool:
-    rule = RULES_BY_ID[rule_id]
-    role = next(iter(rule.roles))
-    history = [{"role": "questioner", "text": q} for q in earlier]
-    return rule.detect(Context(role, 3, text, history=history), rule.config())
-
+from tests.test_rules_question_judgements import fires
 
 GENERIC = [
     "Heyy whats the painting about",
