@@ -111,7 +111,7 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
     if len(tokens) < cfg.min_words:
         return _short_foreign(ctx.text, tokens)
     english = _english_ratio(tokens)
-    foreign = sum(1 for w in tokens if w in T.FOREIGN_FUNCTION_WORDS)
+    foreign = sum(1 for w in tokens if w in _FUNCTION_FOREIGN)
     if foreign >= 2 and foreign > sum(1 for w in tokens if w in T.STOPWORDS):
         return True
     if english < cfg.min_english_ratio or (foreign >= 2 and foreign * 2 >= len(tokens) - foreign):
@@ -149,7 +149,11 @@ def _elided(words: list[str]) -> bool:
 
 # Foreign words that are also an interjection, a name's particle or a letter in English ("ha", "de").
 _SUPERLATIVE = re.compile(r"(?<!fort)(?<!pian)(?:issim|ísim)[oaie]s?$")
-_WEAK_FOREIGN = frozenset("de la un e y o ha el le il lo di du".split())
+# Two-letter Tagalog and Hindi words that are also English letters, notes or abbreviations ("se" for
+# south-east, "ko", "pa") are weak too: alone they do not make a short message foreign.
+_WEAK_FOREIGN = frozenset(
+    "de la un e y o ha el le il lo di du na sa ka ko mo pa se ki ke ba ni si ay ji".split()
+)
 
 
 # Question words, function words and greetings of languages the Romance and Germanic lists do not
@@ -168,7 +172,23 @@ _MORE_FOREIGN = frozenset(
     skolko chto gde eto ochen kto
     """.split()
 )
-_SHORT_FOREIGN = T.FOREIGN_FUNCTION_WORDS | (_MORE_FOREIGN - T.ENGLISH_WORDS)
+# The commonest function words of Tagalog and of Hindi in Latin letters (particles, case markers,
+# pronouns, question words: "May aso po sa ilalim ng mesa", "Statue ka rang kya hai?"). Many are
+# also in the noisy English frequency list ("sa", "ng", "po", "hai"), so unlike _MORE_FOREIGN they
+# are kept even then; real English words ("may", "at", "me", "par", "to") are left out. They count
+# only as a group: two of them, outnumbering the English function words, make a message foreign.
+_TAGALOG_HINDI = frozenset(
+    """
+    ang ng mga sa na po ba ay si ni kay ito iyan iyon yung yun niya nila siya sila ako ikaw mo ko namin
+    natin rin lang ano sino saan bakit paano ilan kailan nasa wala meron hindi opo naman kasi tapos kung
+    dahil nga ba't anong ilang nasaan may-ari pong
+    hai hain ka ki ke ko se mein kya nahi nahin aur bhi yeh woh kaun kitne kitna kitni kaisa kaisi kaise
+    kahan kyun kyon tha thi hota hoti raha rahi rahe wala wali wale lekin kuch bahut ji dikh dikhta
+    """.split()
+)
+# Foreign function words counted in messages of four words or more.
+_FUNCTION_FOREIGN = T.FOREIGN_FUNCTION_WORDS | _TAGALOG_HINDI
+_SHORT_FOREIGN = T.FOREIGN_FUNCTION_WORDS | (_MORE_FOREIGN - T.ENGLISH_WORDS) | _TAGALOG_HINDI
 # Runs along one keyboard row ("asdfgh", "qwer"), forwards or backwards: no word of any language.
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _ROWS = (*_ROWS, *(r[::-1] for r in _ROWS))
