@@ -35,7 +35,7 @@ _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
     rf"^(?:{_SALUTATIONS}"
     r"|good (?:morning|afternoon|evening|day)"
-    r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner))"
+    r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner| po\b| ji\b| sir\b))"
     r"|(?:morning|evening)(?=\s*[!.]*$)|(?:good )?(?:morning|afternoon|evening|mornin'?)(?=\s*!))"
     r"(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|"
     r"again))?\b(?![\-'])"
@@ -45,10 +45,12 @@ _SMALLTALK = re.compile(
         [
             rf"\bhow (?:are|r|re) {_YOU}(?: doing| today| doing today| feeling today| going)?"
             r"\s*(?:[?!.,;]|$)",
-            r"\bhow(?:'s| is| are) (?:it going|things|everything|life|you doing)\b"
+            r"\bhow(?:'s|s| is| are) (?:it going|things|everything|life|you doing)\b"
             r"(?! (?:in|at|over|where|there)\b)",
             rf"\bhow (?:have|ve) {_YOU} been\b",
-            r"\bhow(?:'s| is) (?:your|ur) day(?: going| been)?\s*(?:so far\s*)?(?:[?!.,;]|$)",
+            r"\bhow(?:'s|s| is) (?:your|ur) day(?: going| been)?\s*(?:so far\s*)?(?:[?!.,;]|$)",
+            # "enjoy the rest of your day", "enjoy your evening"
+            r"\benjoy (?:the rest of )?(?:your|ur) (?:day|evening|night|weekend|afternoon|morning)\b",
             r"\bwhat'?s up\b",
             r"\b(?:nice|good|pleased|glad|great) to (?:meet|chat with|talk to|work with|see) (?:you|u|ya)\b",
             r"\bhope (?:you|u)(?:'re| are)? (?:doing )?(?:well|good|fine|ok|okay)\b",
@@ -67,13 +69,17 @@ _SMALLTALK = re.compile(
             rf"|^(?:i'?m |im |i am )?(?:very|really|pretty|quite|all) (?:well|good|great)(?: here)?[,.!]? "
             rf"(?:thanks|thank {_YOU}|thx|cheers)\b",
             # the farewell at the start of a longer message: "Bye, and the tree is black", "bye then"
-            rf"^(?:ok(?:ay)?,? |alright,? |well,? )?(?:good ?bye|bye(?: bye)?|cya|see ya|see {_YOU} later)"
+            rf"^(?:ok(?:ay)?,? |alright,? |well,? )?(?:good ?bye|bye(?: bye)?|cya|see ya|see {_YOU} later|"
+            r"farewell)"
             r"(?: then| now| for now| all| everyone)?(?=\s*(?:[,.!;]|$))",
             # the answer to "have a good day": "you too!", "thanks, you too"
             rf"^(?:(?:thanks|thank {_YOU}|thx|cheers|same|and)[,!. ]+)?{_YOU} too\b\s*(?:[,.!]|$)"
-            rf"|^(?:same to {_YOU}|take care)\s*(?:[,.!]|$)",
+            rf"|^(?:(?:thanks|thank {_YOU}|thx|cheers)[,!. ]+)?(?:same to {_YOU}|take care)\s*(?:[,.!]|$)",
             rf"\b(?:good ?bye|bye(?: bye)?|see {_YOU}(?: later| around| soon)?|"
-            r"take care|farewell|cheers|cya|see ya|ttyl|later(?:s)?|laters|bye for now)\s*[!.]*$",
+            r"take care|farewell|cheers|cya|see ya|ttyl|later(?:s)?|laters|bye for now|god bless(?: you)?|"
+            # farewells of other languages that workers end with ("Auf Wiedersehen", "adiós", "ingat")
+            r"auf wiedersehen|tsch[uü]ss|adi[oó]s|hasta luego|au revoir|arrivederci|paalam|ingat|alvida|"
+            r"all the best)\s*[!.]*$",
             r"\b(?:nice|great|good|fun|lovely|a pleasure) (?:chatting|talking|working|playing) "
             r"with (?:you|u)\b",
             r"\b(?<!for )(?<!of )good luck(?: with| on| for)?(?: the| your)?(?: rest| next| other)?"
@@ -82,11 +88,20 @@ _SMALLTALK = re.compile(
         ]
     )
 )
+# Thanks in the other languages workers write them in, and the honorifics that follow them ("salamat
+# po", "thank you ji"): part of the courtesy, not content.
+_FOREIGN_THANKS = (
+    r"salamat|maraming salamat|danke(?: sch[oö]n| sehr)?|vielen dank|gracias|muchas gracias|merci"
+    r"(?: beaucoup)?|grazie(?: mille)?|obrigad[oa]|dhanyavaa?d|shukriya|arigato(?: gozaimasu)?|"
+    r"dank je(?: wel)?"
+)
+_HONORIFIC = r"(?: (?:po|ji|na|sir|ma'?am))?"
 # Messages that are nothing but courtesy (the partner gains nothing about the artwork).
 _COURTESY_ONLY = re.compile(
     r"^(?:(?:ok|okay|alright|great|cool|nice|sure|perfect)[,!. ]+)?"
     r"(?:thanks|thank (?:you|u)(?: so much| very much)?"
-    r"|thx|ty|you'?re welcome|(?:you are|ur|u r) welcome|no problem|np|my pleasure|anytime|no worries)"
+    r"|thx|ty|you'?re welcome|(?:you are|ur|u r) welcome|no problem|np|my pleasure|anytime|no worries|"
+    rf"(?:you(?:'re| are) )?most welcome|walang anuman|{_FOREIGN_THANKS}){_HONORIFIC}"
     r"(?:[,!. ]+(?:a lot|again|so much|very much|friend|partner|mate|buddy))?[\s!.:)]*$"
 )
 
@@ -103,11 +118,12 @@ _SMALLTALK_TRIGGERS = frozenset(
     """
     how how's what's whats up meet chat talk work see hope fine good great ok okay well doing and about
     goodbye bye care farewell cheers have been cya ya ttyl later laters nice great fun lovely pleasure luck
-    not alright too then same very really pretty quite all
+    not alright too then same very really pretty quite all hows enjoy bless wiedersehen tschüss tschuss adios
+    adiós luego revoir arrivederci paalam ingat alvida best
     """.split()
 )
 _THANKS_FOR = re.compile(
-    r"^(?:(?:ok|okay|alright|great|cool|nice|got it|i see|wow|oh|ah|aha|awesome|perfect)[,!. ]+)*"
+    r"^(?:(?:ok|okay|alright|great|cool|nice|got it|i see|wow|oh|ah|aha|awesome|perfect|fine|right)[,!. ]+)*"
     r"(?:thanks|thank (?:you|u)|thx|thnx|ty|many thanks)(?: (?:a lot|so much|very much))? for "
     r"(?:the|your|that|this|all|such)(?: [\w']+){0,6}[\s!.]*$"
 )
@@ -116,10 +132,10 @@ _THANKS_FOR = re.compile(
 # A sign-off made only of acknowledgements, "that was my last question" and thanks: no content.
 _ACK = (
     r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|good|got it|i see|"
-    r"ah|oh)"
+    r"ah|oh|right|fine|my pleasure)"
 )
 _CLOSE = (
-    r"(?:that(?:'s| is| was|s)? (?:all|it|everything|enough|my (?:last|final) (?:question|one)|"
+    r"(?:that(?:'s| is| was|s)? (?:all|it|everything|enough|plenty|my (?:last|final) (?:question|one)|"
     r"the (?:last|final) (?:question|one))"
     r"(?: (?:from me|for me|for now|i (?:wanted|needed|had) to (?:ask|know)|i had|then))?|"
     r"i(?:'m| am) (?:done|finished|all done)(?: (?:now|here|asking))?|"
@@ -132,13 +148,16 @@ _CLOSE = (
 )
 _THANKS = (
     r"(?:thanks|thank (?:you|u)|thx|ty|many thanks|cheers|much appreciated|"
-    r"i appreciate (?:it|that|your help))"
+    rf"i appreciate (?:it|that|your help)|{_FOREIGN_THANKS}){_HONORIFIC}"
     r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads))?"
     r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being)"
     r"(?: [\w']+){0,6})?"
 )
 _SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$")
-_SIGN_OFF_TRIGGERS = frozenset("thanks thank thx ty cheers appreciated appreciate".split())
+_SIGN_OFF_TRIGGERS = frozenset(
+    "thanks thank thx ty cheers appreciated appreciate salamat danke dank gracias merci grazie obrigado "
+    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure".split()
+)
 
 
 # "Good, thanks." or "Fine. What's the picture?" is a greeting only as the answer to "how are you?":
