@@ -432,9 +432,9 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
 # artwork one way, so "what is the man in the picture holding?" never matches "what is in IMG".
 _POLITE_START = re.compile(
     r"(?:(?:ok|okay|alright|so|and|then|now|well|great|cool|nice|interesting|thanks|thank you|i see|got it|"
-    r"hi+|hello+|hey+|hiya|hi+ there|hello there|hey there|good (?:morning|afternoon|evening|day)|sorry|"
+    r"hi+|hello+|hey+|hiya|yo|hi+ there|hello there|hey there|good (?:morning|afternoon|evening|day)|sorry|"
     r"fine(?: thanks| thank you)?|mmm*|hmm+|anyway|right)[,.! ]+)*"
-    r"(?:(?:can|could|would|will) (?:you|u) (?:please |pls |plz )?|please |pls |plz )?"
+    r"(?:(?:can|could|would|will) (?:you|u) (?:please |pls |plz |kindly )?|please |pls |plz |kindly )?"
 )
 _POLITE_END = tuple(
     sep + tail
@@ -451,23 +451,29 @@ _POLITE_END = tuple(
         "tho",
         "though",
         "then",
+        # honorifics and tags of Filipino and Indian English ("what else is there po?", "tell ji")
+        "po",
+        "ji",
+        "na",
     )
     for sep in (", ", " ")
 )
 _END_PUNCT = " ?.!,"
 _CHAT_WHAT = re.compile(r"\b(?:whats|wats|wots|what s)\b")
+_CHAT_WHAT_WORD = re.compile(r"\b(?:wat|wot|wut|wht)\b")
 # Words that add emphasis but no subject: "what the hell is going on", "what exactly is it about".
 _FILLER_WORDS = frozenset(
     "hell heck earth world exactly actually basically really just even generally roughly precisely overall "
-    "general short briefly quickly please then all know far".split()
+    "general short briefly quickly please then all know far damn freaking".split()
 )
 _FILLER = re.compile(
     r"\b(?:the hell|the heck|on earth|in the world|exactly|actually|basically|really|just|even|generally|"
+    r"damn|freaking|"
     r"roughly|precisely|overall|in general|in short|briefly|quickly|please|then|all|you know|so far)\b ?"
 )
 _IMG = re.compile(
     r"\b(?:the|this|that|your) (?:whole |overall |entire )?(?:painting|picture|image|artwork|art piece|art|"
-    r"piece|work|scene|photo|photograph|canvas|drawing|one)\b|\bit\b"
+    r"piece|work|scene|photo|photograph|canvas|drawing|one|pic|pics|composition)\b|\bit\b"
 )
 _HERE = r"(?: (?:in|on|inside) IMG| here| there)?"
 _SIZE = r"(?:(?:quick|brief|short|general|rough|overall|basic|full|complete|detailed) )?"
@@ -475,7 +481,8 @@ _GENERIC = re.compile(
     "^(?:"
     + "|".join(
         [
-            rf"(?:describe|explain|summari[sz]e|tell me about|talk about|tell me|let me know|say|show me|"
+            rf"(?:describe|explain|summari[sz]e|tell me about|tell about|talk about|tell me|let me know|say|"
+            r"show me|"
             rf"give me (?:an? |the )?{_SIZE}(?:description|overview|summary|idea|rundown|sense|picture)"
             r"(?: of)?|"
             r"tell me (?:more|everything|something)(?: about)?|"
@@ -498,7 +505,14 @@ _GENERIC = re.compile(
             r"how (?:would|do|can|could|will) (?:you|u) describe IMG",
             r"what(?:'s| is) (?:the )?(?:general |main |overall |basic |big )?(?:idea|gist|point|premise)"
             r"(?: (?:of|behind) IMG)?",
-            r"what do (?:we|i) have here|what(?:'ve| have) (?:we|you) got(?: here)?|what are we looking at",
+            r"what do (?:we|i) have here|what(?:'ve| have) (?:we|you) got(?: here)?|"
+            r"what (?:are we|am i) (?:looking at|seeing)(?: here| in IMG)?",
+            # "what is this supposed to be?"
+            r"what(?:'s| is| are) (?:this|that|IMG|these|those) (?:supposed|meant) to (?:be|show|depict)",
+            # everything but one thing: "what (else) is there besides the statue?"
+            r"what(?: else)?(?:'s| is| are) there(?: in IMG)? "
+            r"(?:besides|apart from|other than|except(?: for)?) (?:the |this |that |these |those )?[\w'-]+"
+            r"(?: [\w'-]+)?",
             r"what (?:do|can|did) (?:you|u) (?:notice|observe)(?: in IMG)?",
             r"(?:describe|explain|tell me more|tell me everything|tell me something|what else|anything else|"
             r"something else|more|go on|continue|keep going|next)",
@@ -511,8 +525,8 @@ _GENERIC = re.compile(
             r"what(?:'s| is) (?:the )?(?:main )?(?:subject|topic|theme|content|story)(?: of IMG)?",
             r"(?:is there )?(?:anything|something) (?:else|more)(?: (?:you can tell me|to add|i should know|"
             r"in IMG|worth mentioning|to say|you see|to know|interesting))?",
-            r"what else(?: (?:is there|can you tell me|do you see|is in IMG|is going on|should i know|"
-            r"is (?:important|interesting)))?",
+            r"what else(?: (?:(?:is|are) there(?: in IMG)?|can you tell me|do you see|is in IMG|is going on|"
+            r"should i know|is (?:important|interesting)))?",
             r"(?:any|anymore|any more|some more|more|any other|other) (?:details?|information|info|"
             r"questions?|things?|description|features?)(?: (?:about|in|on) IMG)?",
             r"(?:give me|provide|share) (?:(?:some|more|proper|real|better|actual|good|a few|any) )*"
@@ -546,6 +560,8 @@ def generic_form(lower: str) -> str:
         core = core.rsplit(" ", 2 if core.endswith(("for me", "in detail", "in general")) else 1)[0]
         core = core.rstrip(_END_PUNCT)
     core = _CHAT_WHAT.sub("what's", core)
+    if "w" in core:
+        core = _CHAT_WHAT_WORD.sub("what", core)
     if not _FILLER_WORDS.isdisjoint(core.split()):
         core = _FILLER.sub("", core).strip(" ,")
     return _IMG.sub("IMG", core).strip()
