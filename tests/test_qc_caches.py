@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.qc import inclusion, scores
-from server.rules import check, check_dialog, registry
+from server.rules import check, check_dialog, check_many, learned, registry
 
 TURNS = [
     {"role": "questioner", "text": "Hi! What does the sky look like?"},
@@ -15,7 +15,7 @@ TURNS = [
 
 def _fresh() -> None:
     registry._profanity.clear()
-    registry._logits.clear()
+    learned.default_model().logit_cache.clear()
     scores.sentiment.cache_clear()
     inclusion._content_words.cache_clear()
 
@@ -25,17 +25,20 @@ def test_rule_results_same_with_warm_and_cold_caches() -> None:
     cold = [r.as_dict() for r in check_dialog(TURNS)]
     warm = [r.as_dict() for r in check_dialog(TURNS)]
     assert warm == cold
-    assert registry._profanity and registry._logits
+    assert registry._profanity and learned.default_model().logit_cache
     single = check("answerer", 1, TURNS[1]["text"], TURNS[:1])
     assert single.as_dict() == cold[1]
 
 
-def test_logit_cache_follows_the_model() -> None:
+def test_logit_cache_belongs_to_its_model() -> None:
     _fresh()
     check_dialog(TURNS)
-    registry._logits_model[0] = object()  # another model was used last: its entries must not be reused
-    check_dialog(TURNS[:1])
-    assert registry._logits_model[0] is not None and len(registry._logits) <= 1
+    small = learned.train(learned.load_training()[:300])
+    messages = [{"role": t["role"], "round": 1, "text": t["text"]} for t in TURNS]
+    judged = [r.as_dict() for r in check_many(messages, model=small)]
+    assert small.logit_cache and small.logit_cache is not learned.default_model().logit_cache
+    small.logit_cache.clear()  # computed afresh: the same verdicts
+    assert [r.as_dict() for r in check_many(messages, model=small)] == judged
 
 
 def test_text_caches_return_fresh_values() -> None:

@@ -109,6 +109,11 @@ class Model:
     pair_cache: dict[tuple[str, str], tuple[float, ...] | None] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # (role, text, profanity score, rules whose detectors fired) -> log-odds: bulk QC meets the
+    # same questions and answers again and again
+    logit_cache: dict[tuple[str, str, float, tuple[str, ...]], tuple[float, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def fingerprint(self) -> str:
         """A hash of every fitted number (two trainings agree bit for bit when these agree)."""
@@ -119,6 +124,17 @@ class Model:
         self, role: str, text: str, words: list[str], profanity: float, fired: Sequence[str] = ()
     ) -> tuple[float, ...]:
         """The log-odds of every text rule, in the order of TEXT_RULES (the caller picks its rules)."""
+        key = (role, text, profanity, tuple(fired))
+        cached = self.logit_cache.get(key)
+        if cached is None:
+            if len(self.logit_cache) > 100_000:
+                self.logit_cache.clear()
+            cached = self.logit_cache[key] = self._text_logits(role, text, words, profanity, fired)
+        return cached
+
+    def _text_logits(
+        self, role: str, text: str, words: list[str], profanity: float, fired: Sequence[str]
+    ) -> tuple[float, ...]:
         index, rows = self.index, self.rows
         vectors = [
             rows[i]

@@ -29,12 +29,10 @@ DEFAULT_CONFIG = RulesConfig()
 _BATCH = 4096  # texts scored per call of the profanity model
 _CACHE_SIZE = 100_000  # entries per cache below; emptied when full (bulk QC sees millions of texts)
 
-# Pure functions of a message's text, cached because bulk QC and a chat's stock phrases ("Yes.",
-# "What colours are there?") repeat texts: the profanity model's score of a normalised text, and
-# the classifiers' log-odds for (model, role, text, profanity score, rules whose detectors fired).
+# The profanity model's score is a pure function of a message's normalised text, cached because
+# bulk QC and a chat's stock phrases ("Yes.", "What colours are there?") repeat texts (the
+# classifiers keep their own log-odds per text: ``learned.Model.logit_cache``).
 _profanity: dict[str, float] = {}
-_logits_model: list[learned.Model | None] = [None]
-_logits: dict[tuple[str, str, float, tuple[str, ...]], tuple[float, ...]] = {}
 
 
 def _profanity_scores(lowers: Sequence[str]) -> list[float]:
@@ -46,22 +44,6 @@ def _profanity_scores(lowers: Sequence[str]) -> list[float]:
             cache.clear()
         cache.update(zip(new, offensive.model_scores(new), strict=True))
     return [cache[t] for t in lowers]
-
-
-def _text_logits(ctx: Context, model: learned.Model, fired: Sequence[str]) -> tuple[float, ...]:
-    """``model.text_logits`` for the message, cached for the model last used."""
-    if _logits_model[0] is not model:
-        _logits.clear()
-        _logits_model[0] = model
-    if ctx.profanity is None:
-        ctx.profanity = _profanity_scores([ctx.lower])[0]
-    key = (ctx.role, ctx.text, ctx.profanity, tuple(fired))
-    logits = _logits.get(key)
-    if logits is None:
-        if len(_logits) >= _CACHE_SIZE:
-            _logits.clear()
-        logits = _logits[key] = model.text_logits(ctx.role, ctx.text, ctx.words, ctx.profanity, fired)
-    return logits
 
 
 def _config(config: RulesConfig | Mapping[str, Any] | None) -> RulesConfig:
@@ -83,7 +65,9 @@ def _learned_logit(ctx: Context, rule_id: str, model: learned.Model, fired: Sequ
     if rule_id == "copies_opinion":
         return model.pair_logit(rule_id, learned.copy_vectors(ctx.text, ctx.opinions))
     if ctx.learned is None:
-        ctx.learned = _text_logits(ctx, model, fired)
+        if ctx.profanity is None:
+            ctx.profanity = _profanity_scores([ctx.lower])[0]
+        ctx.learned = model.text_logits(ctx.role, ctx.text, ctx.words, ctx.profanity, fired)
     return ctx.learned[learned.TEXT_INDEX[rule_id]]
 
 
