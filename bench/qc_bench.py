@@ -30,6 +30,86 @@ from server.qc.verdict import decide  # noqa: E402
 SUBJECTS = "sky river house woman horse tree boat church field window bridge mountain dog table".split()
 COLOURS = "pale dark bright soft golden misty grey green blue red orange".split()
 
+# The varied texts (the default): a real collection rarely repeats a message word for word, so the
+# per-text caches of the rules and TextBlob must not be fed the same few sentences again and again.
+THINGS = (
+    "sky river house woman horse tree boat church field window bridge mountain dog table girl man child "
+    "cart fence barn cloud lake road garden chair vase lamp door wall roof hill forest flower bird cat "
+    "ship harbour tower market crowd soldier farmer dancer violin basket bottle apple candle mirror "
+    "curtain staircase statue fountain carriage shadow moon sun rock wave shore path gate hat coat dress"
+).split()
+SHADES = (
+    "pale dark bright soft golden misty grey green blue red orange violet ochre crimson amber silver "
+    "white black brown pink teal olive rusty faded muddy creamy"
+).split()
+PLACES = (
+    "on the left",
+    "on the right",
+    "in the centre",
+    "near the top",
+    "at the bottom",
+    "in the background",
+    "in the foreground",
+    "by the edge",
+    "behind the trees",
+    "next to the door",
+    "under the window",
+)
+ASKS = (
+    "What does the {t} {p} look like?",
+    "What colour is the {t} {p}?",
+    "Where exactly is the {s} {t} placed?",
+    "How big is the {t} compared with the {o}?",
+    "Is the {t} {p} painted in detail or loosely?",
+    "What is the {s} {t} made of?",
+    "Is anyone near the {t} {p}, and what are they doing?",
+    "How is the light falling on the {t} and the {o}?",
+    "Is the {s} {t} old or new?",
+    "How many {t}s can you count {p}?",
+    "What is next to the {s} {t}?",
+    "Does the {t} by the {o} look wet or dry?",
+)
+TELLS = (
+    "The {t} is {s} and sits {p}, close to a {o}.",
+    "It is a {s} {t}, drawn with thin lines {p}.",
+    "I can see one {s} {t} {p}; a {o} partly hides it.",
+    "The {t} looks {s}, with a {o} painted {p}.",
+    "There are two of them {p}, both {s}, and a small {o} beside them.",
+    "Mostly {s}; the {t} fades into the {o} {p}.",
+    "The {t} is rough and {s}, lit from {p2}.",
+)
+WHY = (
+    "The {s} {t} my partner described sounds calm, so I expect the picture to feel peaceful.",
+    "Hearing about the {s} {t} and the {o} {p} made the scene feel lonely to me.",
+    "Seeing the {s} {t} myself, it is livelier than I imagined from the chat about the {o}.",
+    "The {o} {p} and the {s} light on the {t} give the painting a warm, quiet mood.",
+)
+
+
+def _fill(rng: random.Random, frame: str, thing: str) -> str:
+    return frame.format(
+        t=thing,
+        s=rng.choice(SHADES),
+        p=rng.choice(PLACES),
+        p2=rng.choice(("the left", "above", "behind")),
+        o=rng.choice(THINGS),
+    )
+
+
+def varied(n: int, seed: int = 0) -> list[DialogRecord]:
+    """Dialogs whose texts are almost all distinct: each asks about ten different things."""
+    rng = random.Random(seed)
+    records = []
+    for i in range(n):
+        turns = []
+        for r, thing in enumerate(rng.sample(THINGS, 10), start=1):
+            turns.append(TurnRecord(2 * r - 1, r, "questioner", _fill(rng, rng.choice(ASKS), thing), 9000))
+            turns.append(TurnRecord(2 * r, r, "answerer", _fill(rng, rng.choice(TELLS), thing), 12000))
+        phases = ("before_reveal", "after_reveal", "answerer")
+        responses = {p: ("contentment", _fill(rng, rng.choice(WHY), rng.choice(THINGS))) for p in phases}
+        records.append(record(f"d{i}", turns, responses))
+    return records
+
 
 def synthetic(n: int, seed: int = 0) -> list[DialogRecord]:
     rng = random.Random(seed)
@@ -90,18 +170,29 @@ def baseline(records: list[DialogRecord]) -> int:
     return words
 
 
-def _judge_chunk(args: tuple[int, int]) -> int:
-    n, seed = args
-    return judge(synthetic(n, seed))
+GENERATORS = {"varied": varied, "templated": synthetic}
+
+
+def _judge_chunk(args: tuple[int, int, str]) -> int:
+    n, seed, texts = args
+    return judge(GENERATORS[texts](n, seed))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--dialogs", type=int, default=100_000)
     ap.add_argument("--workers", type=int, default=2, help="0: skip the multi-process run")
+    ap.add_argument(
+        "--texts",
+        choices=sorted(GENERATORS),
+        default="varied",
+        help="varied: almost every message distinct (the default, realistic); templated: the few "
+        "sentences of sessions 1-6 (caches hit far more often than on real data).",
+    )
     args = ap.parse_args()
     load_before = os.getloadavg()[0]
-    sample = synthetic(min(args.dialogs, 20_000))
+    sample = GENERATORS[args.texts](min(args.dialogs, 20_000))
+    distinct = len({t.text for rec in sample for t in rec.turns})
     t = time.perf_counter()
     baseline(sample)
     base_rate = len(sample) / (time.perf_counter() - t)
@@ -113,7 +204,7 @@ def main() -> None:
     # on a shared machine the wall-clock rate moves with other jobs; this process's CPU time does not
     one_cpu_rate = len(sample) / (time.process_time() - cpu)
     chunk = 2_000
-    jobs = [(min(chunk, args.dialogs - i), i) for i in range(0, args.dialogs, chunk)]
+    jobs = [(min(chunk, args.dialogs - i), i, args.texts) for i in range(0, args.dialogs, chunk)]
     t = time.perf_counter()
     done = len(sample)
     if args.workers:
@@ -122,11 +213,13 @@ def main() -> None:
     many_seconds = time.perf_counter() - t
     result = {
         "dialogs": done,
+        "texts": args.texts,
+        "distinct_messages_in_sample": f"{distinct} of {20 * len(sample)}",
         "workers": args.workers,
         "one_process_dialogs_per_s": round(one_rate),
         "one_process_dialogs_per_cpu_s": round(one_cpu_rate),
-        "workers_dialogs_per_s": round(done / many_seconds),
-        "workers_wall_s_incl_generation": round(many_seconds, 1),
+        "workers_dialogs_per_s": round(done / many_seconds) if args.workers else None,
+        "workers_wall_s_incl_generation": round(many_seconds, 1) if args.workers else None,
         "baseline_split_only_dialogs_per_s": round(base_rate),
         "load_average_before_after": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "cpus": os.cpu_count(),
@@ -135,7 +228,8 @@ def main() -> None:
     print(f"{'baseline (lower + split only)':<40} {result['baseline_split_only_dialogs_per_s']:>10}")
     print(f"{'QC judge, 1 process':<40} {result['one_process_dialogs_per_s']:>10}")
     print(f"{'QC judge, 1 process, per CPU second':<40} {result['one_process_dialogs_per_cpu_s']:>10}")
-    print(f"{f'QC judge, {args.workers} processes':<40} {result['workers_dialogs_per_s']:>10}")
+    if args.workers:
+        print(f"{f'QC judge, {args.workers} processes':<40} {result['workers_dialogs_per_s']:>10}")
     print(json.dumps(result))
 
 
