@@ -56,7 +56,8 @@ TRAINING_FILES = (
     DATA_DIR / "train_more_d.jsonl",
     DATA_DIR / "train_more_e.jsonl",
     DATA_DIR / "train_more_f.jsonl",
-    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8)),
+    # session 7: batches 9-10, measured blind before, development data now
+    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8, 9, 10)),
 )
 TEXT_RULES = (
     "off_topic",

@@ -5,12 +5,12 @@ cross-validated precision of at least 0.97 on the training lines. They belong to
 whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
 """
 
-TUNED_ON = "f0ee795f9fb68a5d"
+TUNED_ON = "1814275a3fc9f4a3"
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.52,
-    "offensive": 0.54,
-    "asks_feelings": 0.52,
-    "generic_question": 0.51,
-    "imposes_emotion": 0.51,
-    "copies_opinion": 0.55,
+    "off_topic": 0.53,
+    "offensive": 0.61,
+    "asks_feelings": 0.7,
+    "generic_question": 0.52,
+    "imposes_emotion": 0.54,
+    "copies_opinion": 0.52,
 }
