@@ -11,6 +11,7 @@ import re
 
 from pydantic import Field
 
+from server.rules import smalltalk
 from server.rules import text as T
 from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Severity
 from server.rules.questions import INTERROGATIVES
@@ -74,8 +75,47 @@ _EMPTY_WORDS = (_BARE_WORDS | _HEDGE_WORDS | T.STOPWORDS) - _DESCRIPTIVE
 _ASK_BACK_OPENERS = frozenset("which what who whose where is are does do did was were can could".split())
 
 
+# A reply made only of greeting, thanks or farewell words ("Hello.", "Bye!", "You're welcome!") answers a
+# pleasantry, not a question about the artwork: greeting's, not short_answer's (labeling guide). Only
+# with a message before it (a reply), and only when the greeting rule's detector agrees.
+_COURTESY_WORDS = frozenset(
+    """
+    hi hii hello hey heya hiya yo bye goodbye cya farewell welcome thanks thank thx ty cheers np likewise
+    pleasure mine good morning afternoon evening day night you u too to same here and take care see later
+    soon again also as well very much so a lot most all the my dear friend partner there hello's it's
+    great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
+    youre ur r
+    """.split()
+)
+_COURTESY_CORE = frozenset(
+    "hi hii hello hey heya hiya yo bye goodbye cya farewell welcome thanks thank thx ty cheers np likewise "
+    "pleasure morning afternoon evening".split()
+)
+# "Good and you?", "Fine, how about yourself?": well-being answered and asked back, a pleasantry.
+_WELL_BEING_BACK = re.compile(
+    r"^(?:(?:i'?m|im|i am|all|doing|pretty|very|really|quite|not)\s+)*(?:fine|good|great|well|ok|okay|"
+    r"alright|bad|excellent|wonderful)(?:,? (?:thanks|thank you|thx))?[,.!]*"
+    r"(?: (?:and|how about|what about))? (?:you|u|yourself|urself)\s*\?*$"
+)
+
+
+_GREETING_CFG = smalltalk.GreetingConfig()
+
+
+def _courtesy_reply(ctx: Context) -> bool:
+    words = ctx.words
+    return (
+        bool(words and ctx.history)  # a reply: the partner spoke first
+        and all(w in _COURTESY_WORDS for w in words)
+        and not _COURTESY_CORE.isdisjoint(words)
+        and smalltalk.detect_greeting(ctx, _GREETING_CFG)
+    )
+
+
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
+    if _courtesy_reply(ctx) or _WELL_BEING_BACK.match(ctx.lower):
+        return False
     if _word_count(words) < cfg.min_words:
         return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and asks_back(ctx.lower))
     if len(words) <= cfg.min_words and not _JOINERS.isdisjoint(words):
@@ -423,7 +463,7 @@ _TAG = re.compile(
 
 
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
-    return asks_back(ctx.lower)
+    return asks_back(ctx.lower) and not _WELL_BEING_BACK.match(ctx.lower)
 
 
 def asks_back(lower: str) -> bool:

@@ -170,6 +170,10 @@ _MORE_FOREIGN = frozenset(
     bir var kaç renk evet hayır nasıl neden çok kim
     och det är hvad vad jeg jag ikke inte hvor på som med hur vem
     skolko chto gde eto ochen kto
+    presque noire noir blanc bleu bleue vert verte jaune marron gris grise foncé foncée claire plutôt plutot
+    assez toujours negra blanca amarillo roja casi bastante oscuro oscura nera bianca giallo gialla rossa
+    abbastanza scuro scura chiaro chiara schwarz weiß weiss blau grün gelb ziemlich dunkel preto preta branco
+    branca vermelho vermelha amarelo amarela quase
     """.split()
 )
 # The commonest function words of Tagalog and of Hindi in Latin letters (particles, case markers,

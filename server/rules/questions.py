@@ -473,7 +473,10 @@ _FILLER = re.compile(
 )
 _IMG = re.compile(
     r"\b(?:the|this|that|your) (?:whole |overall |entire )?(?:painting|picture|image|artwork|art piece|art|"
-    r"piece|work|scene|photo|photograph|canvas|drawing|one|pic|pics|composition)\b|\bit\b"
+    r"piece|work|scene|photo|photograph|canvas|drawing|one|pic|pics|composition|sketch|print|etching|"
+    r"engraving|woodcut|lithograph|illustration|watercolou?r|poster|mural|fresco|tapestry|"
+    # the sheet of paper a drawing or watercolour is on, when it shows or depicts
+    r"sheet(?= (?:show|depict|contain|have)))\b|\bit\b"
 )
 _HERE = r"(?: (?:in|on|inside) IMG| here| there)?"
 _SIZE = r"(?:(?:quick|brief|short|general|rough|overall|basic|full|complete|detailed) )?"
@@ -526,7 +529,8 @@ _GENERIC = re.compile(
             r"(?:is there )?(?:anything|something) (?:else|more)(?: (?:you can tell me|to add|i should know|"
             r"in IMG|worth mentioning|to say|you see|to know|interesting))?",
             r"what else(?: (?:(?:is|are) there(?: in IMG)?|can you tell me|do you see|is in IMG|is going on|"
-            r"should i know|is (?:important|interesting)))?",
+            r"should i know|is (?:important|interesting)|does IMG (?:show|depict|contain|have)|"
+            r"(?:is|are) (?:shown|depicted|visible)(?: in IMG)?))?",
             r"(?:any|anymore|any more|some more|more|any other|other) (?:details?|information|info|"
             r"questions?|things?|description|features?)(?: (?:about|in|on) IMG)?",
             r"(?:give me|provide|share) (?:(?:some|more|proper|real|better|actual|good|a few|any) )*"
