@@ -1,6 +1,6 @@
 """Live rules throughput: messages and dialogs per second on one core.
 
-    python bench/rules_bench.py [--dialogs 5000] [--seed 1]
+    python bench/rules_bench.py [--dialogs 5000] [--seed 1] [--rounds 50]
 
 Builds synthetic 10-round dialogs (20 messages each) from templated sentences mixed with the
 messages of the labeled set (so every rule has something to find), then times:
@@ -9,6 +9,12 @@ messages of the labeled set (so every rule has something to find), then times:
   earlier turns);
 - ``check_many`` over the same messages as one flat batch;
 - ``check`` one message at a time (what the live chat does per message).
+
+``--rounds N`` also times ``check`` per message the way the live chat calls it in long dialogs
+(as ``bench/relay_bench.py`` drives it): ``--long-dialogs`` dialogs of N rounds whose texts are the
+load generator's and the bots' questions and answers, each made unique by a tail as they send
+them, every message judged with the growing history of the ones before. It prints the CPU per
+message and a hash of the verdicts (to compare trees).
 
 The learned classifiers (``server/rules/learned.py``) are trained first and timed apart: a process
 pays that once, at its first check.
@@ -22,6 +28,7 @@ one core.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import sys
@@ -31,6 +38,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from bench import loadgen  # noqa: E402
+from server import bots  # noqa: E402
 from server.rules import check, check_dialog, check_many  # noqa: E402
 from server.rules.evaluate import LABELED_SET, load_labeled  # noqa: E402
 from server.rules.learned import default_model  # noqa: E402
@@ -69,11 +78,65 @@ def dialogs(n: int, rng: random.Random) -> list[tuple[list[dict], list[dict]]]:
     return out
 
 
+def long_dialogs(n: int, rounds: int, rng: random.Random) -> list[tuple[list[dict], list[dict]]]:
+    """Dialogs of ``rounds`` rounds as the relay bench's load generator or the bots send them: stock
+    questions and answers, each with a unique head or tail (a sequence number, a send time)."""
+    labeled = load_labeled(LABELED_SET)
+    opinions = [x["opinions"] for x in labeled if x.get("opinions")]
+    out = []
+    counter = 0
+    for d in range(n):
+        turns = []
+        start = rng.randrange(50)
+        for r in range(rounds):
+            for role in ("questioner", "answerer"):
+                counter += 1
+                if d % 2 == 0:  # the load generator: "<who> #<n> @<time> <text>"
+                    stock = loadgen.chat_text(role, start + r)
+                    text = f"{role[0]}{d} #{start + r} @{1000 + counter * 0.0137:.6f} {stock}"
+                else:  # the bots: "<text> (reference <n>.)"
+                    pool = bots.QUESTIONS if role == "questioner" else bots.ANSWERS
+                    text = f"{pool[(start + r) % len(pool)]} (reference {counter}.)"
+                turns.append({"role": role, "text": text})
+        out.append((turns, rng.choice(opinions)))
+    return out
+
+
+def time_long(n: int, rounds: int, seed: int) -> dict:
+    """``check`` per message over long dialogs, the history growing as the chat server keeps it."""
+    data = long_dialogs(n, rounds, random.Random(seed))
+    digest = hashlib.sha256()
+    messages = 0
+    t0 = time.process_time()
+    for turns, ops in data:
+        history: list[dict] = []
+        for i, m in enumerate(turns):
+            result = check(m["role"], i // 2 + 1, m["text"], history, ops)
+            digest.update(json.dumps(result.as_dict(), sort_keys=True).encode())
+            history.append(m)
+            messages += 1
+    cpu = time.process_time() - t0
+    return {
+        "long_dialogs": n,
+        "long_rounds": rounds,
+        "long_messages": messages,
+        "long_check_ms_per_message": round(1000 * cpu / messages, 3),
+        "long_results_sha256": digest.hexdigest()[:16],
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dialogs", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=0, help="Also time check over dialogs this long.")
+    parser.add_argument("--long-dialogs", type=int, default=200, help="How many dialogs --rounds times.")
+    parser.add_argument("--only-long", action="store_true", help="Time only the long dialogs (--rounds).")
     args = parser.parse_args()
+    if args.only_long:
+        default_model()
+        print(json.dumps(time_long(args.long_dialogs, args.rounds or 50, args.seed), indent=2))
+        return
     data = dialogs(args.dialogs, random.Random(args.seed))
     n_messages = sum(len(t) for t, _ in data)
     # the learned classifiers are trained once per process, on first use: timed apart
@@ -99,6 +162,7 @@ def main() -> None:
     for m in sample:
         check(m["role"], m["round"], m["text"], m["history"], m["opinions"])
     single_s = time.process_time() - t0
+    long = time_long(args.long_dialogs, args.rounds, args.seed) if args.rounds else {}
 
     print(
         json.dumps(
@@ -114,6 +178,7 @@ def main() -> None:
                 "messages_per_second": round(n_messages / dialog_s),
                 "check_many_messages_per_second": round(n_messages / many_s),
                 "check_single_ms_per_message": round(1000 * single_s / len(sample), 3),
+                **long,
             },
             indent=2,
         )

@@ -427,8 +427,14 @@ def soft_shared(mine: frozenset[str], theirs: frozenset[str]) -> int:
     n = len(shared)
     if n == len(mine) or n == len(theirs):
         return n
+    return _soft_rest(mine, theirs, shared, n, _all_tails(theirs))
+
+
+def _soft_rest(
+    mine: frozenset[str], theirs: frozenset[str], shared: frozenset[str], n: int, their_tails: frozenset[str]
+) -> int:
+    """``soft_shared`` past the exact matches (``their_tails`` is ``_all_tails(theirs)``)."""
     left = set(theirs - shared)
-    their_tails = _all_tails(theirs)
     for a in mine - shared:
         match = _RELATED.get(a, frozenset()) & left or _tails(a) & left
         if not match and a in their_tails:
@@ -458,17 +464,45 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float, whole: bool = 
     """
     if _ASKS_AGAIN.search(lower):
         return True  # "just tell me again": whatever was asked, asked again
-    mine, kind, key = question_terms(lower)
-    theirs, their_kind, their_key = question_terms(earlier_lower)
+    return _repeats(lower, *question_terms(lower), _earlier(earlier_lower), min_overlap, whole)
+
+
+# An earlier question as every later one compares with it: (normalised text, terms, question word,
+# frame key, ``_all_tails`` of the terms, whether it is the whole message rather than one of its parts).
+Earlier = tuple[str, frozenset[str], str, frozenset[str], frozenset[str], bool]
+
+
+@lru_cache(maxsize=16384)
+def _earlier(earlier_lower: str, first: bool = True) -> Earlier:
+    terms, kind, key = question_terms(earlier_lower)
+    return earlier_lower, terms, kind, key, _all_tails(terms), first
+
+
+def _repeats(
+    lower: str,
+    mine: frozenset[str],
+    kind: str,
+    key: frozenset[str],
+    earlier: Earlier,
+    min_overlap: float,
+    whole: bool,
+) -> bool:
+    """``is_repeat`` past the "tell me again" test, with both questions' terms already at hand."""
+    earlier_lower, theirs, their_kind, their_key, their_tails, _ = earlier
     if not mine:
         # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
         return bool(key) and their_key == key
     if not theirs:
         return False
-    shared = soft_shared(mine, theirs)
+    shared_exact = mine & theirs
+    shared = len(shared_exact)
+    if shared != len(mine) and shared != len(theirs):  # soft_shared(mine, theirs)
+        shared = _soft_rest(mine, theirs, shared_exact, shared, their_tails)
     if not shared:
         return False  # every way below of asking again shares at least one term (or a related one)
-    if _asked_another_way(lower, mine, kind, earlier_lower, theirs, their_kind):
+    if _another_way_possible(kind, their_kind, earlier_lower) and _asked_another_way(
+        lower, mine, kind, earlier_lower, theirs, their_kind
+    ):
         return True
     union = len(mine) + len(theirs) - shared
     # "how big is it?" and "what size is it?" ask the same way; "is it day or night?" asks which, as
@@ -505,6 +539,20 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float, whole: bool = 
             return not rest or not their_rest or soft_shared(rest, their_rest) > 0
     # an earlier question of two or more terms asked again with one detail added
     return whole and len(theirs) >= 2 and shared == len(theirs) and len(mine) == shared + 1
+
+
+def _another_way_possible(kind: str, their_kind: str, earlier_lower: str) -> bool:
+    """What ``_asked_another_way`` needs before it can hold: an open and a closed question, offered
+    alternatives earlier, or a "who" question (a cheap test that skips it for most pairs)."""
+    if kind == "why" or their_kind == "why":
+        return False
+    return (
+        (kind == "what" and their_kind == "yes/no")
+        or (kind == "yes/no" and their_kind == "what")
+        or kind == "who"
+        or their_kind == "who"
+        or " or " in earlier_lower
+    )
 
 
 def _asked_another_way(
@@ -665,19 +713,71 @@ def _earlier_questions(text: str) -> tuple[str, ...]:
     return question_parts(T.normalise(text))
 
 
+@lru_cache(maxsize=16384)
+def _earlier_parts(text: str) -> tuple[Earlier, ...]:
+    """``_earlier`` of each of an earlier message's question parts, the whole message first."""
+    return tuple(_earlier(q, j == 0) for j, q in enumerate(_earlier_questions(text)))
+
+
+@lru_cache(maxsize=16384)
+def _reach(mine: frozenset[str]) -> frozenset[str]:
+    """The terms besides its own that ``soft_shared`` may count a term of ``mine`` as: the terms
+    related to them and their tails (it counts no more than the exact matches when an earlier
+    question has none of these and none of ``mine`` ends one of its terms)."""
+    return frozenset().union(*(_RELATED.get(a, ()) for a in mine), *map(_tails, mine))
+
+
 def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
-    if not ctx.history:
+    history = ctx.history
+    if not history:
         return False
-    mine = question_parts(ctx.lower)
-    if any(
-        is_repeat(part, earlier, cfg.min_overlap, whole=i == 0 and j == 0)
-        for text in _texts(ctx.history, role="questioner")
-        for j, earlier in enumerate(_earlier_questions(text))
-        for i, part in enumerate(mine)
-    ):
-        return True
+    # is_repeat(part, earlier, min_overlap, whole=i == 0 and j == 0) for every part i of the message and
+    # every part j of an earlier question, with each part's own work done once, not once per pair
+    earlier = [e for text in _texts(history, role="questioner") for e in _earlier_parts(text)]
+    if earlier:
+        min_overlap = cfg.min_overlap
+        for i, part in enumerate(question_parts(ctx.lower)):
+            if _ASKS_AGAIN.search(part):
+                return True
+            mine, kind, key = question_terms(part)
+            if not mine:
+                if key and any(e[3] == key for e in earlier):
+                    return True
+                continue
+            reach, n_mine = _reach(mine), len(mine)
+            # a pair can be a repeat only in the ways _repeats tries, each of which needs one of
+            # these: the part's question word, a recall, or enough terms shared (counted below)
+            maybe = kind == "how many" or _recalls(part)
+            for e in earlier:
+                theirs = e[1]
+                exact = mine & theirs
+                shared, n_theirs = len(exact), len(theirs)
+                if (
+                    shared != n_mine
+                    and shared != n_theirs
+                    and not (reach.isdisjoint(theirs) and mine.isdisjoint(e[4]))
+                ):
+                    shared = _soft_rest(mine, theirs, exact, shared, e[4])  # soft_shared(mine, theirs)
+                if not shared:
+                    continue  # as in _repeats: no term in common, no repeat
+                if (
+                    maybe
+                    or shared / (n_mine + n_theirs - shared) >= min_overlap
+                    or shared == 1
+                    and (n_mine == 1 or n_theirs == 1)
+                    or shared == n_mine >= 2
+                    or shared == n_theirs >= 2
+                    and n_mine == shared + 1
+                    or _another_way_possible(kind, e[2], e[0])
+                ) and _repeats(part, mine, kind, key, e, min_overlap, i == 0 and e[5]):
+                    return True
     # only a question: "the climbers" or "yes, the bed" answers the partner's question back
-    return "?" in ctx.lower and any(_asks_unanswered(ctx.lower, text) for text in _unanswered(ctx.history))
+    if "?" not in ctx.lower:
+        return False
+    mine, kind, _ = question_terms(ctx.lower)
+    if not mine or kind == "why":  # _asks_unanswered is false for every earlier question
+        return False
+    return any(_asks_unanswered(ctx.lower, text) for text in _unanswered(history))
 
 
 def _unanswered(history: Iterable[object]) -> Iterable[str]:
