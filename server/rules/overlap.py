@@ -435,7 +435,7 @@ def _soft_rest(
 ) -> int:
     """``soft_shared`` past the exact matches (``their_tails`` is ``_all_tails(theirs)``)."""
     left = set(theirs - shared)
-    for a in mine - shared:
+    for a in sorted(mine - shared):  # in set order the greedy matching would vary with PYTHONHASHSEED
         match = _RELATED.get(a, frozenset()) & left or _tails(a) & left
         if not match and a in their_tails:
             match = {b for b in left if a in _tails(b)}
