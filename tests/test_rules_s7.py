@@ -147,3 +147,180 @@ def test_reply_to_a_pleasantry_is_greeting_only(before: str, text: str) -> None:
 )
 def test_short_answers_to_real_questions_stay_short(before: str, text: str) -> None:
     assert "short_answer" in _rules(text, "answerer", before)
+
+
+# --- offensive: mild swearing of chat and British English --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("role", "text"),
+    [
+        ("questioner", "the sky is gloomy af"),
+        ("answerer", "how tf should i know that"),
+        ("questioner", "Are those bloody tourists blocking the view?"),
+        ("questioner", "My bloody train was late again, anyway is the bridge wooden?"),
+        ("answerer", "The old man slipped and busted his ass on the steps."),
+        ("answerer", "It's some weird ass bird on the branch."),
+        ("answerer", "That damned dog is chewing a shoe."),
+        ("questioner", "The requester is a real cheapskate. Is the vase blue?"),
+    ],
+)
+def test_mild_swearing(role: str, text: str) -> None:
+    assert "offensive" in _rules(text, role)
+
+
+@pytest.mark.parametrize(
+    ("role", "text"),
+    [
+        ("answerer", "The badge reads AF in gold letters."),
+        ("answerer", "A TF sign hangs over the door."),
+        ("answerer", "His bloody hands are wrapped in a cloth."),
+        ("answerer", "The damned tumble into the pit on the right."),
+        ("answerer", "Joseph leads an ass carrying Mary."),
+        ("answerer", "The damned souls cry out below the angels."),
+    ],
+)
+def test_art_words_that_look_like_swearing(role: str, text: str) -> None:
+    assert "offensive" not in _rules(text, role)
+
+
+# --- off_topic: the worker's family, body, hobbies and tally of HITs --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("role", "text"),
+    [
+        ("questioner", "My own dear father kept a boat like that. Is it moored?"),
+        ("answerer", "She is maybe ten, about the age of my granddaughter."),
+        ("questioner", "My lolo also had a carabao like this. Is it pulling a cart?"),
+        ("answerer", "Our pastor would love the stained glass, I think."),
+        ("answerer", "Sorry, my eyes hurt, the lamp is on the left."),
+        ("questioner", "i have basketball practice soon so quick, is the door open?"),
+        ("questioner", "i wanna go play video games, what colour is the car"),
+        ("questioner", "this is the 3rd hit i did today, is the lake frozen?"),
+    ],
+)
+def test_the_workers_life(role: str, text: str) -> None:
+    assert "off_topic" in _rules(text, role)
+
+
+@pytest.mark.parametrize(
+    ("role", "text"),
+    [
+        ("answerer", "The grandmother holds her granddaughter on her lap."),
+        ("answerer", "The boys play football in the square."),
+        ("answerer", "The choir has practice in the church."),
+        ("answerer", "The old man's eyes look tired and his back is bent."),
+        ("questioner", "Is the pastor holding a bible?"),
+        ("questioner", "Is this the third boat from the left?"),
+    ],
+)
+def test_life_words_inside_the_scene(role: str, text: str) -> None:
+    assert "off_topic" not in _rules(text, role)
+
+
+# --- generic_question: the bare request in other languages, and a bare 'And?' ------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hola, ¿qué hay en el cuadro?",
+        "Cosa si vede nel dipinto?",
+        "O que você vê na imagem?",
+        "Qu'y a-t-il dans le tableau?",
+        "Was gibt es noch auf dem Bild?",
+        "Ano ang makikita sa larawan po?",
+        "Picture mein kya hai?",
+        "And?",
+    ],
+)
+def test_generic_requests_in_other_languages(text: str) -> None:
+    assert "generic_question" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "¿Qué hay en la mesa?",
+        "Cosa tiene in mano il ragazzo?",
+        "O que tem no chão?",
+        "Was hält der Mann in der Hand?",
+        "Ano ang kulay ng bahay?",
+        "And the dog?",
+    ],
+)
+def test_specific_requests_in_other_languages(text: str) -> None:
+    assert "generic_question" not in _rules(text)
+
+
+# --- asks_feelings: chat spellings and other languages -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "whats the atmosphere of the painting for u",
+        "whats the vibe of the pic",
+        "do you think its creepy",
+        "do u think the flowers look lovely",
+        "would u wanna live there",
+        "Be honest, you like the painting?",
+        "¿Te gusta la pintura?",
+        "Es hermoso el cuadro?",
+        "Gefällt dir das Bild?",
+        "Gusto mo ba ang painting?",
+    ],
+)
+def test_taste_asked_in_chat_and_other_languages(text: str) -> None:
+    assert "asks_feelings" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "do you think its snowing",
+        "do u think the flowers are roses",
+        "Do you think the boy looks sad?",
+        "would u wanna know the date on the letter?",
+        "Es grande la casa?",
+        "What is the mood of the man at the table?",
+    ],
+)
+def test_content_questions_stay_clean(text: str) -> None:
+    assert "asks_feelings" not in _rules(text)
+
+
+# --- imposes_emotion: chat and foreign verdicts, breath taken away -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "yes its so pretty",
+        "Three boats in the harbour, honestly a cool pic.",
+        "Es muy hermoso, me encanta.",
+        "C'est très beau.",
+        "Sobrang ganda po.",
+        "The snow on the roofs honestly takes my breath away.",
+        "The lanterns glow in the fog and they're gorgeous.",
+        "No, too gloomy.",
+        "The overall effect is almost calming.",
+    ],
+)
+def test_verdicts_imposed(text: str) -> None:
+    assert "imposes_emotion" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The girl is pretty, with a blue ribbon.",
+        "It's pretty dark in the corner.",
+        "No, too dark to see the face.",
+        "They're grey and quite small.",
+        "The woman holds her breath as she dives.",
+    ],
+)
+def test_descriptions_stay_clean(text: str) -> None:
+    assert "imposes_emotion" not in _rules(text, "answerer")

@@ -169,7 +169,7 @@ _EFFECT = (
 # Adjectives of a state: of the artwork they impose a feeling, of "it" they may describe a dog.
 _STATE = r"(?:sad|happy|cheerful|joyful|joyous|depressed|lonely|hopeful|angry|melancholic|peaceful|calm)"
 _DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|extremely|kind of|kinda|a bit|a little|somewhat|truly|"
-_DEGREE += r"incredibly|super|too|mostly|overall|just|all|both) )*"
+_DEGREE += r"incredibly|super|too|mostly|overall|just|all|both|almost|simply) )*"
 _VIEWER_EMOTION = (
     r"(?:happy|sad|scared|afraid|frightened|calm|relaxed|peaceful|uneasy|uncomfortable|depressed|"
     r"joyful|anxious|nervous|good|bad|warm|cold|sick|disgusted|angry|nostalgic|hopeful|lonely|moved|"
@@ -286,7 +286,7 @@ _VERDICT_FILLER = frozenset(
     and or a an the stuff picture painting scene image photo sight detail thing one part bit work piece view
     but in way ugh wow oh just that it is it's this all as anything overall touch really to look at see
     honestly frankly ngl imo tbh so very truly absolutely genuinely utterly incredibly deeply totally
-    super quite rather kinda kind of pretty bloody damn also too most ever little
+    super quite rather kinda kind of pretty bloody damn also too most ever little yes yeah yep no nope
     """.split()
 )
 _SENTENCE_END = re.compile(r"[^.!?;]+")
@@ -306,7 +306,24 @@ _JUDGES = re.compile(
             r"scariest|funniest|weirdest|strangest|coolest|finest|greatest|dullest)\b",
             # "it is a nice painting", "a great piece": approval of the artwork itself
             r"\b(?:a|an) (?:really |very |truly |quite |pretty )?(?:nice|good|great|fine|wonderful|amazing|"
-            r"awful|terrible|bad|cool|sweet|interesting) (?:painting|picture|artwork|piece|work of art)\b",
+            r"awful|terrible|bad|cool|sweet|interesting) (?:painting|picture|artwork|piece|work of art|pic|"
+            r"image|photo)\b",
+            # "yeah its really pretty": "pretty" as the verdict, closing the clause
+            r"(?:^|[.!,;] ?|\b(?:yeah|yes|but|and|no|honestly|ngl) )(?:it'?s|it is|this is|that'?s|they'?re) "
+            r"(?:really|so|very|super|quite|just|actually) pretty(?=\s*(?:$|[.!,;]))",
+            # the verdicts of the languages workers switch into: "es muy bonito", "c'est magnifique",
+            # "me gusta mucho", "ang ganda", "sobrang peaceful"
+            r"\b(?:es|est[aá]|c'est|[eè]|ist|[eé]|sono|son|sind|s[aã]o) (?:muy |tr[eè]s |molto |sehr |muito |"
+            r"tan |si |so |bien |davvero |wirklich )?(?:bonit[oa]s?|hermos[oa]s?|precios[oa]s?|fe[oa]s?|"
+            r"triste|tristes|relajante|aterrador[a]?|magnifique|beau|belle|jolie?|effrayant[e]?|bell[oa]|"
+            r"bellissim[oa]|brutt[oa]|spaventos[oa]|sch[oö]n|h[aä]sslich|traurig|gruselig|lind[oa]|feio|"
+            r"assustador[a]?|deprimente|horrible|horrivel|horr[ií]vel|terrible|incre[ií]ble|maravillos[oa]|"
+            r"merveilleux|splendide|magnifico|magn[ií]fic[oa]|wundersch[oö]n|toll)\b|"
+            r"\b(?:me gusta|me encanta|mi piace|j'adore|j'aime|gef[aä]llt mir|eu gosto|adoro|me fascina|"
+            r"je (?:la|le|l') trouve|lo trovo|la trovo|lo encuentro|la encuentro)\b|"
+            r"\b(?:ang ganda|sobrang (?:ganda|pangit|peaceful|creepy|nakakatakot|lungkot|saya)|nakakatakot|"
+            r"ang pangit|bahut (?:sundar|accha|achha|khoobsurat|dukhi|darawna)|muy relajante|"
+            r"muy (?:bonit[oa]|hermos[oa]|triste|fe[oa]))\b",
             # "it has so much power": the artwork credited with a quality
             r"\b(?:it|this|this one|the (?:painting|picture|artwork|piece)) has (?:so much|such|a lot of|"
             r"real|great) (?:power|energy|life|charm|emotion|feeling|soul|character|beauty)\b",
@@ -314,7 +331,7 @@ _JUDGES = re.compile(
             r"triumph|"
             r"masterpiece|nightmare)\b|\bnightmare fuel\b",
             # "it all feels warm and homey", "they look disgusting, slimy and grey"
-            r"\b(?:it|this|that|they|everything|it all|the whole thing)(?:'s| is| was| are| looks?|"
+            r"\b(?:it|this|that|they|everything|it all|the whole thing)(?:'s| is| was| are|'re| looks?|"
             r" seems?| feels?)"
             rf"(?: all)? {_DEGREE}(?:(?:warm|cold|dark|bright|soft|calm|quiet),? (?:and )?)?{_TASTE_OF_IT}\b"
             r"(?! (?:for|to|at|in|with|that|because|how)\b)",
@@ -373,7 +390,8 @@ _JUDGES_ME = re.compile(
             r"(?! in real life)",
             r"\b(?:fills?|filled|left|leaves|puts?|made|makes|turns?) me (?:with|off|quite|so|very|feeling|"
             r"smile|smiling|cry|crying|sad|happy|cold|uneasy)\b",
-            r"\b(?:breaks?|broke|warms?|melts?) my heart\b|\bturns? my stomach\b",
+            r"\b(?:breaks?|broke|warms?|melts?) my heart\b|\bturns? my stomach\b|"
+            r"\b(?:takes?|took|taking) my breath away\b",
             r"\bi (?:feel|felt) (?:such |a |so )?(?:pity|peace|sorrow|awe|dread|fear|joy|sadness|"
             r"for (?:him|her|them))\b",
             r"\bi(?:'m| am) (?:so |really |very |just )?(?:excited|amazed|moved|touched|impressed|disgusted|"
@@ -406,6 +424,8 @@ _JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
     anyone radiates radiate exudes exude oozes full adore love hate dislike like there's sickens
     nicest prettiest loveliest ugliest saddest creepiest scariest funniest weirdest strangest coolest finest
     greatest dullest nice good great fine interesting has
+    pretty es está esta c'est è e ist é sono son sind são sao gusta encanta piace j'adore j'aime gefällt
+    gefallt gosto adoro fascina trouve trovo encuentro ganda sobrang nakakatakot pangit bahut muy
     """.split()
 )
 

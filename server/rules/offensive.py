@@ -22,6 +22,9 @@ from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
 _BLOCKLIST = re.compile(
     r"\b(?:"
     r"f+u+c+k+\w*|motherf\w*|f\*+k|fck\w*|fuk\w*|wtf|stfu|gtfo|ffs|for f'?s sake|"
+    # "how tf", "what tf"; "af" ("as f***") closing a clause: "pale af", "boring af, ngl"
+    r"(?:what|how|why|who|where|the) tf|"
+    r"(?<=[a-z] )af(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude)\b))|"
     r"shit\w*|bullshit|sh\*t|crap(?:py)?|"
     r"bitch\w*|bastards?|cunts?|whores?|sluts?|dick(?:head|heads|s)|cocksucker\w*|twats?|wankers?|"
     r"ass(?:hole|holes|hat|wipe)s?|dumbass\w*|jackass\w*|"
@@ -82,7 +85,7 @@ _INSULT_NOUN = (
     r"nincompoops?|ignoramus(?:es)?|knuckleheads?|boneheads?|blockheads?|"
     r"doofus(?:es)?|dingbats?|ninnies|ninny|douche(?:bag)?s?|skanks?|wusses|wuss|crybab(?:y|ies)|"
     r"slimeballs?|sleazeballs?|scrotes?|mingers?|munters?|buggers?|sodding|bleeding idiots?|"
-    r"spaz|spastics?|bogans?|yobs?|yobbos?|louts?|chavs?"
+    r"spaz|spastics?|bogans?|yobs?|yobbos?|louts?|chavs?|cheapskates?|skinflints?|tightwads?"
 )
 _CONTEMPT_ADJ = (
     r"stupid(?!-)\w*|(?<!struck )(?<!deaf and )dumb(?:er|est)?(?!-)|idiotic|moronic|brainless|"
@@ -198,7 +201,10 @@ _INSULT = re.compile(
             r"big|huge|tiny|small|massive|slow|hard|long|ugly|weird|odd|cold|hot|dark|bright|freezing|good|"
             r"great|nice|lovely|brilliant|amazing|miserable|gloomy|depressing|sad|empty|\w+(?:ly|ful|less|"
             r"ous|"
-            r"ible|able))\b|(?:^|\bthe |\bthat |\bthose |\bthis |\bthese |\byour )bloody (?!(?:sword|knife|"
+            r"ible|able))\b|(?:^|[,;:] |\b(?:the|that|those|this|these|your|my|our|his|her|their|of|like|"
+            r"some|all|such|what|every|no|and) )bloody "
+            r"(?!(?:at|on|in|from|with|and|or|to|by|near|under|over|as|but|up|down|everywhere|red)\b)"
+            r"(?!(?:sword|knife|"
             r"dagger|"
             r"axe|blade|weapon|spear|arrow|hands?|arms?|legs?|feet|foot|head|face|nose|mouth|lips?|battle\w*|"
             r"fight\w*|war|scene|wounds?|bandages?|apron|shirt|clothes|cloth|sheets?|rags?|bod(?:y|ies)|"
@@ -225,6 +231,16 @@ _INSULT = re.compile(
             r"yours)\b(?! (?:think|thought|"
             r"expect|might|would|'d))|"
             r"\bwhat the f\b|\b(?:go|just|please|hope (?:you|u)|drop) (?:die|dead)\b",
+            # "ass" as a swear, not the donkey: "busted his ass", "creepy ass doll", "which pretentious ass"
+            r"\b(?:bust|busted|busting|kick|kicked|kicking|whoop|whooped|work|worked|working|sat on|"
+            r"fell on|landed on|laughing|laughed|freeze|freezing|froze) (?:his|her|their|my|your|ur|its|our) "
+            r"(?:\w+ )?ass(?:es)?\b|\b(?:creepy|ugly|weird|stupid|crazy|scary|dumb|lazy|pretentious|pompous|"
+            r"arrogant|cheap|boring|sorry|lame|fancy|bougie|sad|broke|nerdy|snobby|snooty) ass\b",
+            # "damned" as a swear ("the damned cat"), not the damned souls of a Last Judgement
+            r"\b(?:that|this|those|these|your|my|the|a|some) (?:god ?)?damned? (?:cat|cats|dog|dogs|thing|"
+            r"things|question|questions|painting|picture|bird|birds|horse|fool|fools|kid|kids|child|door|"
+            r"light|boat|car|hit|task|game|phone|computer|internet|timer|page|site|fly|flies|noise|rain|"
+            r"weather|pay|chat|guy|man|woman|painter|artist|job|traffic)\b",
         ]
     )
 )
@@ -257,7 +273,8 @@ _INSULT_TRIGGERS = frozenset(
     blockheads doofus doofuses dingbat dingbats ninny ninnies douche douches douchebag douchebags skank
     skanks wuss wusses crybaby crybabies slimeball slimeballs sleazeball sleazeballs scrote scrotes minger
     mingers munter munters bugger buggers sodding bleeding spaz spastic spastics bogan bogans yob yobs
-    yobbo yobbos lout louts chav chavs
+    yobbo yobbos lout louts chav chavs cheapskate cheapskates skinflint skinflints tightwad tightwads
+    ass asses damned damn goddamned
     """.split()
 )
 # Art-ordinary and identity words hidden from the model (see the module docstring).

@@ -15,7 +15,7 @@ from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
 _YOU = r"(?:you|u)"
 _ART = (
     r"(?:it|this|that|(?:the|this|that) (?:painting|picture|image|artwork|art|art piece|piece|work|scene|"
-    r"photo|canvas|portrait|landscape|drawing))"
+    r"photo|canvas|portrait|landscape|drawing|pic))"
 )
 _FEELINGS = (
     r"(?:happy|sad|scared|afraid|frightened|angry|upset|calm|relaxed|peaceful|excited|amused|disgusted|"
@@ -91,7 +91,8 @@ _ASKS_FEELINGS = re.compile(
             rf"\bwhat (?:do|did|would|will) {_YOU} (?:feel|think of|think about|like|love|dislike)\b",
             r"\bwhat(?:'s| is|s) the (?:overall |general |main )?"
             r"(?:mood|emotion|feeling|vibe|tone|atmosphere)"
-            rf"(?: (?:of|in) {_ART}| like| conveyed| it gives)?(?:,[^?]{{1,40}})?\s*[?.!]*$",
+            rf"(?: (?:of|in) {_ART}| like| conveyed| it gives)?(?: (?:for|to) {_YOU})?"
+            r"(?:,[^?]{1,40})?\s*[?.!]*$",
             rf"\b(?:is|isn't) {_ART} (?:(?:mostly|more|overall|generally|a|an|very|so|really|rather|quite) )*"
             rf"{_MOOD}\b{_PREDICATIVE}",
             rf"\bmak(?:e|es|ing) {_YOU} (?:feel|think|want|smile|laugh|cry|{_FEELINGS})\b",
@@ -120,7 +121,7 @@ _ASKS_FEELINGS = re.compile(
             # "do you think the painting is beautiful?", "don't you find it boring?"
             rf"\b(?:do|did|would|don't|wouldn't) {_YOU} (?:think|find|consider|say|agree|feel|"
             r"reckon)(?: that)? "
-            rf"{_ART}(?:'s| is| was| looks| seems| feels| would be)? (?:a |an )?{_DEGREE}{_VERDICT}\b",
+            rf"{_ART}(?:'s|s| is| was| looks| seems| feels| would be)? (?:a |an )?{_DEGREE}{_VERDICT}\b",
             rf"\b(?:puts?|putting|gets?) {_YOU} in (?:a |the )?(?:[\w-]+ )?mood\b",
             rf"\b(?:appeals?|speaks?|resonates?|appealing) (?:to|with) {_YOU}\b",
             rf"\b(?:are|r) {_YOU} (?:a fan of|into|fond of|impressed by|moved by|touched by)\b",
@@ -130,8 +131,10 @@ _ASKS_FEELINGS = re.compile(
             rf"\b(?:takes?|took|taking) {_YOU}r breath away\b|\b(?:turns?|turning) {_YOU}r stomach\b|"
             rf"\b(?:breaks?|breaking) {_YOU}r heart\b|\bremind(?:s|ed|ing)? {_YOU}\b",
             rf"\b{_YOU}(?:'d| would) (?:want|like|love|hate|enjoy|prefer)\b",
-            rf"\bwould {_YOU} (?:like|love|want) to "
+            rf"\bwould {_YOU} (?:(?:like|love|want) to|wanna) "
             r"(?:be|live|visit|go|step|stand|walk|sit|stay|spend|join)\b",
+            # "Tell honestly, you like this painting or not?"
+            rf"(?:^|[,.!?:;] )(?:so |and )?{_YOU} (?:like|love|hate|enjoy|dislike) (?:it|this|that|the)\b",
             rf"\bif {_YOU} could\b[^?]*\bwould {_YOU}\b",
             rf"\b{_YOU}r (?:first )?impressions\b",
             rf"\b(?:most|best|worst|[a-z]{{3,}}est) (?:[\w-]+ ){{0,3}}{_YOU}(?:'ve| have)? ever "
@@ -140,7 +143,8 @@ _ASKS_FEELINGS = re.compile(
             rf"\b(?:do|did|don't|would|wouldn't) {_YOU} (?:think|find|consider|say|call)(?: that)? "
             rf"(?:the|this|that|these|those|it|they|them|he|she|him|her)\b(?: [\w'-]+){{0,4}}? "
             rf"(?:(?:is|are|was|were|looks?|seems?) )?{_DEGREE}(?:{_STRICT}|gross|disgusting|revolting|"
-            r"beautiful|ugly|cute|creepy|boring)\b",
+            r"beautiful|ugly|cute|creepy|boring|cool|lovely|gorgeous|amazing|awesome|nice|pretty|weird|awful|"
+            r"horrible|hideous|tacky)\b",
             # the partner's reaction named another way
             rf"\b(?:touch|touches|warm|warms|fill|fills|lift|lifts) {_YOU}r heart\b|"
             rf"\b(?:strikes?|struck|striking) {_YOU}\b|\b(?:gross|grosses|freak|freaks|put|puts|turn|turns) "
@@ -346,6 +350,26 @@ _WITHOUT_YOU: list[tuple[frozenset[str], re.Pattern[str]]] = [
 
 _WITHOUT_YOU += [
     (
+        # the partner's taste asked in the languages workers switch into: "Te gusta?", "Es bonita la
+        # pintura?", "Ist das Bild schön, finden Sie?", "Sa tingin mo, maganda ba?", "para sa'yo"
+        frozenset(
+            "gusta gustan piace piacciono gefällt gefallt gosta gostou aimes aimez aimes-tu trova trovi "
+            "finden findest tingin sa'yo sayo gusto maganda pangit nakakatakot pasand es est è ist é está "
+            "esta".split()
+        ),
+        re.compile(
+            r"\b(?:te gusta|le gusta|ti piace|le piace|"
+            r"gef[aä]llt (?:es |das bild |ihnen |dir )?(?:dir|ihnen)|"
+            r"voc[eê] gost(?:a|ou)|tu aimes|vous aimez|aimes-tu|(?:lei )?trova che|trovi che|finden sie|"
+            r"findest du|sa tingin mo|para sa'?yo|gusto mo ba|maganda ba|pangit ba|nakakatakot ba|"
+            r"(?:aapko|tumhe|tumko) (?:pasand|accha|acha))\b"
+            r"|^(?:¿)?(?:es|est[aá]|[eè]|ist|[eé]) (?:(?:la|el|il|lo|das|a|o) (?:pintura|cuadro|quadro|bild|"
+            r"dipinto|imagen|gem[aä]lde|obra) )?(?:muy |molto |sehr |muito |tan )?(?:bonit[oa]|hermos[oa]|"
+            r"bell[oa]|sch[oö]n|lind[oa]|fe[oa]|triste|brutt[oa]|h[aä]sslich|aterrador[a]?|spaventos[oa]|"
+            r"gruselig|traurig|bel quadro)\b[^?]*\?"
+        ),
+    ),
+    (
         # a response said of anything depicted, also after a description: "the monsters at the door,
         # are they terrifying?", "is the soft light calming?", "does it look gross?"
         T.literal_words(_RESPONSE),
@@ -518,7 +542,7 @@ _GENERIC = re.compile(
             r"(?: [\w'-]+)?",
             r"what (?:do|can|did) (?:you|u) (?:notice|observe)(?: in IMG)?",
             r"(?:describe|explain|tell me more|tell me everything|tell me something|what else|anything else|"
-            r"something else|more|go on|continue|keep going|next)",
+            r"something else|more|go on|continue|keep going|next|and(?: then| next| so| what else)?)",
             r"what(?:'s| is| was) IMG(?: about| of| showing| depicting| all about)?",
             r"what(?:'s| is) (?:in|on) IMG",
             rf"what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed|happening|going on){_HERE}",
@@ -652,8 +676,57 @@ def _generic_last_clause(lower: str) -> bool:
     return True
 
 
+# The bare request in the languages workers switch into ("Que hay en la pintura?", "Cosa vedi nel
+# quadro?", "Was siehst du?", "Ano pa?", "Painting mein kya hai?"): generic as well as non_english. The
+# whole message must be the request, after greetings and politeness of those languages.
+_FOREIGN_ART = (
+    r"(?:(?:el|la|le|il|lo|l'|o|a|das|dem|den|ang|sa|na|no|nel|nella|nell'|nello|en|dans|auf|im|in) ?)*"
+    r"(?:pintura|pinturas|cuadro|imagen|foto|obra|dibujo|tableau|peinture|image|photo|quadro|dipinto|"
+    r"immagine|pittura|bild|gem[aä]lde|foto|quadro|imagem|larawan|litrato|painting|picture|pic|tasveer|"
+    r"tasvir|chitra|photo)"
+)
+_FOREIGN_GENERIC = re.compile(
+    r"^(?:(?:ciao|salve|buongiorno|buonasera|hola|buenas|buenos d[ií]as|buenas tardes|ol[aá]|oi|"
+    r"tudo bem|bonjour|salut|hallo|guten tag|kumusta|kamusta|magandang (?:umaga|hapon|gabi)|namaste|"
+    r"scusi|perdon|perd[oó]n|grazie|gracias|obrigad[oa]|merci|danke|po|ji)[,.!? ]+)*¿?"
+    r"(?:(?:potrebbe|puoi|pu[oò]|podr[ií]as?|puedes|puede|pode|podes|pouvez|peux|k[oö]nnen sie|kannst du)"
+    r"(?: (?:gentilmente|por favor|per favore|s'il vous pla[iî]t|bitte))? "
+    r"(?:dirmi|decirme|me dizer|dizer|me dire|dire|mir sagen|sagen|describir|descrivere|descrever|"
+    r"d[ée]crire|beschreiben) )?"
+    r"(?:"
+    # Italian
+    rf"(?:che )?(?:cosa|cos') ?(?:vedi|vede|c'[eè]|ce|si vede|rappresenta|mostra|c'[eè] di)(?: (?:in|nel|"
+    rf"nella|nell') ?{_FOREIGN_ART})?|che altro(?: c'[eè])?|cos'altro|cos'[eè](?: {_FOREIGN_ART})?|"
+    rf"descrivi(?:mi)?(?: {_FOREIGN_ART})?|"
+    # Spanish and Portuguese
+    rf"qu[eé] (?:hay|ves|se ve|m[aá]s|otra cosa|muestra|representa)(?: (?:en|hay en) {_FOREIGN_ART})?(?: "
+    rf"(?:hay|ves))?|algo m[aá]s|describe(?: {_FOREIGN_ART})?|"
+    rf"o que (?:tem|h[aá]|voc[eê] v[eê]|mais|se v[eê]|mostra)(?: (?:em|na|no|nesta|neste) ?{_FOREIGN_ART})?|"
+    r"mais alguma coisa|"
+    # French and German
+    rf"qu'est-ce (?:qu'il y a|que tu vois|que vous voyez)(?: (?:dans|sur) {_FOREIGN_ART})?|"
+    rf"que (?:vois-tu|voyez-vous)|qu'y a-t-il(?: (?:dans|sur) {_FOREIGN_ART})?|quoi d'autre|"
+    rf"was (?:ist|siehst du|sehen sie|gibt es)(?: noch)?(?: (?:auf|in) {_FOREIGN_ART})?|was noch|"
+    # Tagalog and Hindi in Latin letters
+    rf"ano (?:pa|ang (?:nasa|makikita|meron|laman|nakikita mo)(?: sa {_FOREIGN_ART})?|ang nakikita mo)|"
+    rf"(?:{_FOREIGN_ART} (?:mein|me|mai) )?kya(?: kya)? (?:hai|dikh raha hai|dikhta hai)"
+    rf"(?: (?:is|iss) {_FOREIGN_ART} (?:mein|me))?|aur kya(?: hai)?"
+    r")(?:[,.! ]+(?:po|ji|por favor|per favore|bitte|s'il (?:te|vous) pla[iî]t))?[?.! ]*$"
+)
+_FOREIGN_GENERIC_TRIGGERS = frozenset(
+    "cosa cos che qué que hay ves algo describe descrivi descrivimi tem há ha mais qu'est-ce qu'y quoi was "
+    "ano kya aur otra cos'è cos'e cos'altro".split()
+)
+
+
 def detect_generic_question(ctx: Context, cfg: GenericQuestionConfig) -> bool:
     if len(ctx.words) <= 14 and _GENERIC.match(generic_form(ctx.lower)):
+        return True
+    if (
+        len(ctx.words) <= 14
+        and not ctx.wordset.isdisjoint(_FOREIGN_GENERIC_TRIGGERS)
+        and _FOREIGN_GENERIC.match(ctx.lower.strip(" ¿¡"))
+    ):
         return True
     if len(ctx.words) <= 30 and _generic_last_clause(ctx.lower):
         return True

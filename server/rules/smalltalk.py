@@ -261,13 +261,30 @@ _OFF_TOPIC = re.compile(
             r"\b(?<!how's )(?<!how is )(?<!off )(?:my|your) "
             r"(?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
             # the worker's own family and pets ("my daughter does ballet too", "our dog")
-            r"\b(?:my|our) (?:(?:little|older|younger|big|baby|late|dear) )?(?:daughters?|sons?|children|"
+            r"\b(?:my|our) (?:(?:own|little|older|younger|elder|eldest|youngest|big|baby|late|dear|sweet|"
+            r"beloved|poor|old) ){0,2}(?:daughters?|sons?|children|"
             r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
             r"grandmother|grandpa|grandfather|grandparents|granny|cousins?|family|girlfriend|boyfriend|"
+            # kin words of Filipino and Indian English, great-grandchildren, the ex, the parish
+            r"lola|lolo|tita|tito|kuya|nanay|tatay|nani|nana-ji|dadi|dada|amma|appa|ammi|abbu|"
+            r"great-?grand\w+|grand(?:sons?|daughters?|children|kids)|ex|ex-(?:wife|husband|boyfriend|"
+            r"girlfriend)|vicar|pastor|parish|church|mosque|temple|coach|landlord|landlady|colleagues?|"
+            r"co-?workers?|classmates?|"
             r"neighbou?rs?|dogs?|cats?|pets?|puppy|kitten|gran(?:d-?)?dads?|gran|nan|nana|nanna|auntie|hubby|"
             r"missus|fianc[eé]e?|step(?:dad|mum|mom|son|daughter)|in-laws|room|bedroom|flatmates?|"
             r"housemates?|best friend|friends?(?!\s*(?:[,.!?]|$)))\b",
             r"\bi(?:'m| am) (?:so )?(?:tired|bored|hungry|sleepy)\b",
+            # the worker's body and aids: "my eyes hurt", "my hearing aid is whistling"
+            r"\bmy (?:eyes|back|head|neck|hands?|wrists?|fingers|legs|knees|feet) (?:\w+ )?(?:hurts?|aches?|"
+            r"are killing|is killing|are sore|is sore|are tired|are burning|is pounding)\b"
+            r"|\bmy (?:hearing aids?|glasses|specs|reading glasses|contacts)\b",
+            # the worker's hobbies and games: "I have soccer practice after this", "go play fortnite"
+            r"\b(?:i|we)(?:'ve)?(?: \w+)? (?:have|got|had|skip|skipped|miss|missed) (?:my |our )?"
+            r"(?:soccer|football|basketball|baseball|"
+            r"cricket|tennis|hockey|band|choir|piano|guitar|dance|swim(?:ming)?|karate|volleyball|rugby|"
+            r"gym) (?:practice|class|lessons?|training|game|match|rehearsal)\b"
+            r"|\b(?:play|playing|played) (?:some )?(?:fortnite|minecraft|roblox|valorant|video ?games|"
+            r"xbox|playstation|ps[45]|call of duty|league of legends)\b",
         ]
     )
 )
@@ -298,7 +315,9 @@ _CHITCHAT = re.compile(
             r"\b(?:be right back|back in a (?:sec|second|minute|moment)|i was away|"
             r"sorry i was (?:away|gone))\b",
             r"\b(?:on|from) my (?:phone|laptop|computer|tablet)\b",
-            r"\bmy (?:phone|laptop|computer|keyboard|battery|roommate|teacher|class|exam|homework|shift)\b",
+            r"\bmy (?:(?:bloody|stupid|damn|final|big|first|new|old|math|maths|english|history|chemistry|"
+            r"physics|biology) )?(?:phone|laptop|computer|keyboard|battery|roommate|teacher|class|exams?|"
+            r"homework|shift|test|assignment|essay|interview)\b",
             rf"\bhow (?:long|many) (?:have|did) {_YOU} (?:been )?(?:doing|done|work(?:ed|ing)? on) "
             r"(?:this|these|them|it)\b",
             r"\b(?:done|did|do|doing) (?:many|a lot of|lots of|several|a few|other) "
@@ -314,7 +333,7 @@ _CHITCHAT_TRIGGERS = frozenset(
     today tonight now here where your ur over outside morning afternoon evening week day weather country
     city town area state neighbourhood neighborhood part village region you u go leave log run back away
     phone laptop computer tablet keyboard battery roommate teacher class exam homework shift these those
-    others time late early
+    others time late early exams test assignment essay interview
     """.split()
 )
 
@@ -530,7 +549,8 @@ _LIFE_GROUPS = [
         r" since| every)"
         r"|\b(?:first|second|third|fourth|fifth|sixth|tenth|\d+(?:st|nd|rd|th)) (?:one|task|painting|dialog|"
         r"chat|"
-        r"hit|conversation)(?: of these)? (?:today|tonight|this (?:week|morning|evening))\b"
+        r"hit|conversation)(?: of these| (?:i|we)(?:'ve| have)? (?:did|done|do|finished|had))? "
+        r"(?:today|tonight|this (?:week|morning|evening))\b"
         r"|\b(?:been|work|working|doing|people) on here\b"
         r"|\b(?:pays?|paying|paid) (?:nothing|peanuts|so little|next to nothing|pennies)\b|\bbeer money\b"
         r"|\b\d+ cents\b|\bhow much (?:are|do|did|will) (?:you|u|we|they) (?:get|getting|earn|earning|make|"
@@ -638,6 +658,11 @@ _OFF_TOPIC_TRIGGERS = frozenset(
     hungry sleepy country city state town part grandad grandads granddad granddads grand-dad gran nan nana
     nanna auntie hubby missus fiance fiancee fiancé fiancée stepdad stepmum stepmom stepson stepdaughter
     in-laws room bedroom flatmate flatmates housemate housemates friend friends
+    lola lolo tita tito kuya nanay tatay nani dadi dada amma appa ammi abbu ex vicar pastor parish church
+    mosque temple coach landlord landlady colleague colleagues coworker coworkers co-worker co-workers
+    classmate classmates great-granddaughter great-grandson great-grandchildren greatgranddaughter
+    grandson grandsons granddaughter granddaughters grandchildren grandkids eyes back head neck hearing
+    glasses practice fortnite minecraft roblox games video
     """.split()
 )
 
