@@ -324,3 +324,103 @@ def test_verdicts_imposed(text: str) -> None:
 )
 def test_descriptions_stay_clean(text: str) -> None:
     assert "imposes_emotion" not in _rules(text, "answerer")
+
+
+# --- chat openers before a question word; short answers padded with 'po' or 'tbh' -------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "wait where is the ladder again",
+        "omg is that a fox",
+        "ok last question is the moon out",
+        "lol how many cats are there",
+        "bro what is he holding",
+    ],
+)
+def test_chat_openers_before_a_question(text: str) -> None:
+    assert "not_a_question" not in _rules(text)
+
+
+@pytest.mark.parametrize("text", ["wait the ladder is long", "omg the fox is cute", "lol nice one"])
+def test_chat_openers_before_a_statement(text: str) -> None:
+    assert "not_a_question" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    ("before", "text"),
+    [
+        ("Where is the cat?", "Sa ilalim po."),
+        ("Is it a full figure?", "Head only po."),
+        ("How is the sky?", "very grey tbh"),
+        ("Anything else?", "nah thats everything"),
+        ("Is he smiling?", "uhh not rly"),
+    ],
+)
+def test_short_answers_padded(before: str, text: str) -> None:
+    assert "short_answer" in _rules(text, "answerer", before)
+
+
+@pytest.mark.parametrize(
+    ("before", "text"),
+    [
+        ("Where is the cat?", "Under the table po, next to a basket."),
+        ("How is the sky?", "very grey with pink streaks tbh"),
+    ],
+)
+def test_padded_answers_with_detail(before: str, text: str) -> None:
+    assert "short_answer" not in _rules(text, "answerer", before)
+
+
+# --- chat_language: 'af' after an adjective, 'tf' after a question word --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("role", "text"), [("answerer", "the sky is dark af"), ("questioner", "why tf is he running")]
+)
+def test_af_and_tf(role: str, text: str) -> None:
+    assert "chat_language" in _rules(text, role)
+
+
+@pytest.mark.parametrize("text", ["The jet has AF painted on its tail.", "A big AF logo sits on the crate."])
+def test_af_on_a_sign(text: str) -> None:
+    assert "chat_language" not in _rules(text, "answerer")
+
+
+# --- more verdicts and foreign asks ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It brings tears to my eyes, the mother and child.",
+        "my little sister could paint this",
+        "It is the most calming, gentle picture.",
+        "yeah its so aesthetic",
+    ],
+)
+def test_more_verdicts(text: str) -> None:
+    assert "imposes_emotion" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The woman has tears in her eyes.",
+        "My sister could name the flowers: tulips.",
+        "The aesthetic is plain.",
+    ],
+)
+def test_more_descriptions(text: str) -> None:
+    assert "imposes_emotion" not in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize("text", ["Was wollte der Maler sagen?", "¿Qué quiere decir el pintor?"])
+def test_artist_intent_in_other_languages(text: str) -> None:
+    assert "asks_feelings" in _rules(text)
+
+
+@pytest.mark.parametrize("text", ["Was hält der Maler in der Hand?", "¿Qué lleva el pintor?"])
+def test_artist_content_in_other_languages(text: str) -> None:
+    assert "asks_feelings" not in _rules(text)

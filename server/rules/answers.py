@@ -25,7 +25,7 @@ _BARE_WORDS = frozenset(
     they they're he she he's she's that that's this one of course kind sort a bit little really
     very much at all quite can't cannot tell idea hard to say say seems seem might be could would
     maybe-not yes-and-no and or but well hmm uh um oh the either neither nor some somewhat partly have
-    got clue any none
+    got clue any none rly uhh uhm umm thats dunno everything else nothing
     """.split()
 )
 
@@ -145,7 +145,9 @@ _AFFIRM = frozenset(
     "absolutely probably perhaps".split()
 )
 # Words that end an answer with a hedge ("Apple I think.").
-_HEDGE_TAIL = frozenset("i think guess believe suppose maybe probably perhaps".split())
+_HEDGE_TAIL = frozenset(
+    "i think guess believe suppose maybe probably perhaps tbh ngl lol honestly imo po ji".split()
+)
 # "that one", "the one": a pointer, not a count.
 _POINTING = frozenset("that this the which each any no every other another".split())
 
@@ -191,7 +193,8 @@ _IMPOSES = re.compile(
             rf"(?:^|[.!,;] ?|\bbut |\band |\byeah |\bno |\bhonestly )its (?:a |an )?{_DEGREE}{_EFFECT}"
             r"(?=\s*(?:$|[.!,;?]|as\b|and\b|but\b|though\b|honestly\b|tbh\b|ngl\b))",
             # "a sad painting", "a very creepy scene"
-            rf"\b(?:a|an|such a|such an|very|really|so) {_DEGREE}(?:{_EFFECT}|{_STATE}) (?:{_ART}|one)\b",
+            rf"\b(?:a|an|such a|such an|very|really|so|the most) {_DEGREE}(?:{_EFFECT}|{_STATE})"
+            rf"(?:, [\w-]+)? (?:{_ART}|one)\b",
             # the viewer: "makes me feel", "I feel sad", "gives me the creeps"
             rf"\bmak(?:es|ing|e) (?:me|you|one|people|anyone|everyone|the viewer|viewers) (?:feel|want to|"
             rf"smile|laugh|cry|think of|{_VIEWER_EMOTION})\b",
@@ -228,7 +231,7 @@ _IMPOSES_TRIGGERS = T.literal_words(_EFFECT, _STATE, _VIEWER_EMOTION) | frozense
 # Ambiguous words ("funny", "cool", "sweet", "pretty", "calm") are left to the patterns below
 # that say whose judgement it is.
 _TASTE = (
-    r"(?:magnificent|majestic|magical|dreamy|cosy|cozy|homey|homely|wholesome|charming|delightful|heavenly|"
+    r"(?:magnificent|majestic|magical|dreamy|cosy|cozy|homey|homely|wholesome|charming|delightful|heavenly|aesthetic|"
     r"sublime|spectacular|mesmerising|mesmerizing|nightmarish|grotesque|morbid|poignant|adorable|cute|"
     r"nasty|revolting|"
     r"gross|disgusting|horrifying|terrifying|unsettling|distressing|intimidating|claustrophobic|stifling|"
@@ -370,7 +373,8 @@ _JUDGES = re.compile(
             rf"\bsomething (?:\w+ )?{_TASTE} about\b|\bthere's a (?:tenderness|sadness|melancholy|"
             r"beauty) to\b",
             # contempt: "crap art", "a child could paint it"
-            r"\b(?:a child|a kid|my (?:\w+ )?(?:year old|kid|son|daughter)) could (?:paint|do|draw|"
+            r"\b(?:a child|a kid|my (?:\w+ )?(?:year old|kid|son|daughter|brother|sister|nephew|niece|"
+            r"grandson|granddaughter|dog|cat)) could (?:paint|do|draw|"
             r"have done)\b|"
             r"\b(?:this|it|that)(?:'s| is) (?:total |utter |absolute |complete )?(?:shit|crap|rubbish|"
             r"garbage|"
@@ -391,6 +395,7 @@ _JUDGES_ME = re.compile(
             r"\b(?:fills?|filled|left|leaves|puts?|made|makes|turns?) me (?:with|off|quite|so|very|feeling|"
             r"smile|smiling|cry|crying|sad|happy|cold|uneasy)\b",
             r"\b(?:breaks?|broke|warms?|melts?) my heart\b|\bturns? my stomach\b|"
+            r"\b(?:brings?|brought|bringing) tears to my eyes\b|"
             r"\b(?:takes?|took|taking) my breath away\b",
             r"\bi (?:feel|felt) (?:such |a |so )?(?:pity|peace|sorrow|awe|dread|fear|joy|sadness|"
             r"for (?:him|her|them))\b",
@@ -424,6 +429,7 @@ _JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
     anyone radiates radiate exudes exude oozes full adore love hate dislike like there's sickens
     nicest prettiest loveliest ugliest saddest creepiest scariest funniest weirdest strangest coolest finest
     greatest dullest nice good great fine interesting has
+    brother sister nephew niece grandson granddaughter son daughter dog cat
     pretty es está esta c'est è e ist é sono son sind são sao gusta encanta piace j'adore j'aime gefällt
     gefallt gosto adoro fascina trouve trovo encuentro ganda sobrang nakakatakot pangit bahut muy
     """.split()

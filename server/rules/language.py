@@ -53,8 +53,22 @@ def is_mash(words: list[str]) -> bool:
     return bool(words) and all(_VOWELLESS.match(w) and not _INTERJECTION.match(w) for w in words)
 
 
+# "af" closing a clause ("boring af") and "tf" after a question word ("how tf"): texting shorthand that
+# as whole tokens would also hit an "AF" or "TF" painted on a sign.
+_AF_TF = re.compile(
+    r"\b(?:boring|depressing|pale|creepy|ugly|weird|scary|dark|cold|hot|sad|cute|pretty|tired|bored|done|"
+    r"slow|hard|annoying|gross|huge|big|tiny|old|expensive|cheap|long|confusing|cool|funny|wild|messy|dead|"
+    r"real|chill|sketchy|extra|basic|bright|empty|crowded|busy|bleak|grim|gloomy|sus|fake|lame|stupid|dumb|"
+    r"fat|rich|broke|hungry|sleepy|bad|good|nice|fancy|random|trippy|dope|lit) af"
+    r"(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude|honestly)\b))"
+    r"|\b(?:what|how|why|who|where) tf\b"
+)
+
+
 def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     words, lower = ctx.words, ctx.lower
+    if ("af" in ctx.wordset or "tf" in ctx.wordset) and _AF_TF.search(lower):
+        return True
     if (" n " in ctx.text or "y/n" in lower) and _AND_N.search(ctx.text):
         return True
     # whole tokens only: the "u" of "u-shaped" is no IM spelling

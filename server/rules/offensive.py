@@ -22,9 +22,13 @@ from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
 _BLOCKLIST = re.compile(
     r"\b(?:"
     r"f+u+c+k+\w*|motherf\w*|f\*+k|fck\w*|fuk\w*|wtf|stfu|gtfo|ffs|for f'?s sake|"
-    # "how tf", "what tf"; "af" ("as f***") closing a clause: "pale af", "boring af, ngl"
+    # "how tf", "what tf"; "af" ("as f***") after an adjective: "pale af", "boring af" (not "reads AF")
     r"(?:what|how|why|who|where|the) tf|"
-    r"(?<=[a-z] )af(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude)\b))|"
+    r"(?:boring|depressing|pale|creepy|ugly|weird|scary|dark|cold|hot|sad|cute|pretty|tired|bored|done|"
+    r"slow|hard|annoying|gross|huge|big|tiny|old|expensive|cheap|long|confusing|cool|funny|wild|messy|dead|"
+    r"real|chill|sketchy|extra|basic|bright|empty|crowded|busy|bleak|grim|gloomy|sus|fake|lame|stupid|dumb|"
+    r"fat|rich|broke|hungry|sleepy|bad|good|nice|fancy|random|trippy|dope|lit) af"
+    r"(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude|honestly)\b))|"
     r"shit\w*|bullshit|sh\*t|crap(?:py)?|"
     r"bitch\w*|bastards?|cunts?|whores?|sluts?|dick(?:head|heads|s)|cocksucker\w*|twats?|wankers?|"
     r"ass(?:hole|holes|hat|wipe)s?|dumbass\w*|jackass\w*|"

@@ -355,7 +355,7 @@ _WITHOUT_YOU += [
         frozenset(
             "gusta gustan piace piacciono gefällt gefallt gosta gostou aimes aimez aimes-tu trova trovi "
             "finden findest tingin sa'yo sayo gusto maganda pangit nakakatakot pasand es est è ist é está "
-            "esta".split()
+            "esta künstler kunstler künstlerin maler malerin artista pintor pittore artiste peintre".split()
         ),
         re.compile(
             r"\b(?:te gusta|le gusta|ti piace|le piace|"
@@ -363,6 +363,11 @@ _WITHOUT_YOU += [
             r"voc[eê] gost(?:a|ou)|tu aimes|vous aimez|aimes-tu|(?:lei )?trova che|trovi che|finden sie|"
             r"findest du|sa tingin mo|para sa'?yo|gusto mo ba|maganda ba|pangit ba|nakakatakot ba|"
             r"(?:aapko|tumhe|tumko) (?:pasand|accha|acha))\b"
+            # the artist's intent: "Was möchte der Künstler sagen?", "Qué quiere decir el pintor?"
+            r"|\bwas (?:will|m[oö]chte|wollte) (?:der|die) (?:k[uü]nstler(?:in)?|maler(?:in)?)\b"
+            r"|\bqu[eé] (?:quiere|quiso|quer|quis) (?:decir |dizer )?(?:el|o) (?:artista|pintor)\b"
+            r"|\bcosa (?:vuole|voleva) (?:dire )?(?:l'artista|il pittore)\b"
+            r"|\bque (?:veut|voulait) (?:dire )?(?:l'artiste|le peintre)\b"
             r"|^(?:¿)?(?:es|est[aá]|[eè]|ist|[eé]) (?:(?:la|el|il|lo|das|a|o) (?:pintura|cuadro|quadro|bild|"
             r"dipinto|imagen|gem[aä]lde|obra) )?(?:muy |molto |sehr |muito |tan )?(?:bonit[oa]|hermos[oa]|"
             r"bell[oa]|sch[oö]n|lind[oa]|fe[oa]|triste|brutt[oa]|h[aä]sslich|aterrador[a]?|spaventos[oa]|"
@@ -755,7 +760,10 @@ INTERROGATIVES = frozenset(
 )
 _CLAUSE_START = re.compile(
     r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)"
-    r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo)\s+)*"
+    r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo|"
+    # chat openers before the question word: "wait where does it go", "omg is that a bunny"
+    r"wait|omg|oh|ah|lol|um+|uh+|btw|bro|dude|last question|one more question|quick question|"
+    r"final question)\s+)*"
     r"([a-z']+)(?= ([a-z']+)|)"
 )
 # "wtf is that", not "wtf flying fish": a chat question word asks when a verb or pronoun follows.

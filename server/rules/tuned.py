@@ -7,10 +7,10 @@ whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-
 
 TUNED_ON = "1814275a3fc9f4a3"
 DEFAULT_THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.53,
-    "offensive": 0.61,
-    "asks_feelings": 0.7,
+    "off_topic": 0.52,
+    "offensive": 0.55,
+    "asks_feelings": 0.69,
     "generic_question": 0.52,
-    "imposes_emotion": 0.54,
+    "imposes_emotion": 0.52,
     "copies_opinion": 0.52,
 }
