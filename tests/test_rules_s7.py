@@ -424,3 +424,51 @@ def test_artist_intent_in_other_languages(text: str) -> None:
 @pytest.mark.parametrize("text", ["Was hält der Maler in der Hand?", "¿Qué lleva el pintor?"])
 def test_artist_content_in_other_languages(text: str) -> None:
     assert "asks_feelings" not in _rules(text)
+
+
+# --- chat spellings of Indian and Filipino English; sign-offs and tastes that are no chitchat -----------
+
+
+@pytest.mark.parametrize("text", ["what is on d table", "is d man old?", "wats that on the wall"])
+def test_chat_spellings_of_the(text: str) -> None:
+    assert "chat_language" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is the bottle labelled vitamin D?",
+        "My lolo was a farmer too. Is the field green?",
+        "Plan D is on the map?",
+    ],
+)
+def test_letters_and_kin_words_are_not_chat(text: str) -> None:
+    assert "chat_language" not in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["cat is which colour", "boats r there or not", "bridge is how many metres long"]
+)
+def test_question_words_mid_sentence(text: str) -> None:
+    assert "not_a_question" not in _rules(text)
+
+
+@pytest.mark.parametrize("text", ["That is where the boat sits.", "This is what I imagined."])
+def test_statements_with_a_question_word_inside(text: str) -> None:
+    assert "not_a_question" in _rules(text)
+
+
+def test_thats_all_closes_the_dialog_and_asks_nothing() -> None:
+    assert "generic_question" not in _rules("Ok thanks po, that's all.")
+    assert "generic_question" in _rules("That's all?")
+
+
+@pytest.mark.parametrize(
+    ("role", "text"),
+    [
+        ("questioner", "Would you put this in your bedroom?"),
+        ("answerer", "Thanks, enjoy the rest of your day."),
+    ],
+)
+def test_taste_and_farewells_are_not_chitchat(role: str, text: str) -> None:
+    assert "off_topic" not in _rules(text, role)

@@ -18,7 +18,7 @@ IM_TOKENS = frozenset(
     xd xoxo 2day 2moro 2morrow b4 l8r 4u gud luv kk k ya yea yup nah gonna wanna
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     lil ngl cya tbf istg ily tho
-    wdym wots wot ffs lmk rn hbu wbu wyd irl afk omw yw abt thnks tq ikr idts ttys bbl gtg g2g
+    wdym wots wot ffs lmk rn hbu wbu wyd irl afk omw yw abt thnks tq ikr idts ttys bbl gtg g2g wats wuts
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
@@ -28,7 +28,7 @@ _ROMAN = re.compile(r"^[ivxlcdm]+$")
 # "!!" after a word is left alone (the labeled set does not count "Hello!!" as chat language).
 _PUNCT_RUN = re.compile(r"[!?]{3,}|\?\?")
 # Laughter spelt out ("haha", "hehehe", "lolol"): chat, unlike a single "Ha,".
-_LAUGH = re.compile(r"^(?:(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}|lo(?:lo)+l?|a?ha(?:ha)+|bahaha\w*)$")
+_LAUGH = re.compile(r"^(?:(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}|lo(?:lo)*l|a?ha(?:ha)+|bahaha\w*)$")
 _EMOTICON = re.compile(
     r"(?:^|\s)[:;=8][\-']?[)(dpo3/|\\\]\[*]+(?=\s|$)|<3|\bx-?d\b|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
 )
@@ -65,8 +65,17 @@ _AF_TF = re.compile(
 )
 
 
+# "d" for "the" after a preposition or verb ("where is d skull", "with d torch"), not "vitamin D".
+_D_FOR_THE = re.compile(
+    r"\b(?:is|are|in|on|at|of|with|to|from|does|do|did|and|by|near|behind|under|over|about|for|see) d "
+    r"(?!day\b)[a-z]{3,}"
+)
+
+
 def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     words, lower = ctx.words, ctx.lower
+    if "d" in ctx.wordset and _D_FOR_THE.search(lower):
+        return True
     if ("af" in ctx.wordset or "tf" in ctx.wordset) and _AF_TF.search(lower):
         return True
     if (" n " in ctx.text or "y/n" in lower) and _AND_N.search(ctx.text):

@@ -724,7 +724,13 @@ _FOREIGN_GENERIC_TRIGGERS = frozenset(
 )
 
 
+# "Ok thanks, that's all." closes the dialog; "that's all?" asks for more.
+_THATS_ALL = re.compile(r"(?:^|[,.!;] ?)that'?s (?:all|it)(?: (?:from me|for me|for now))?\s*[.!]*$")
+
+
 def detect_generic_question(ctx: Context, cfg: GenericQuestionConfig) -> bool:
+    if "?" not in ctx.text and "that's" in ctx.lower and _THATS_ALL.search(ctx.lower):
+        return False
     if len(ctx.words) <= 14 and _GENERIC.match(generic_form(ctx.lower)):
         return True
     if (
@@ -801,9 +807,15 @@ _LEAD_IN = re.compile(
 _QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e", "\u1367")
 
 
+# Question words and tags of Indian English in mid-sentence: "dog is which colour", "r there or not".
+_MID_QUESTION = re.compile(r"\b(?:is|are|r|was|were) (?:which|how many|how much|whose)\b|\bor not\s*$")
+
+
 def is_question(ctx: Context) -> bool:
     text = ctx.text
     if "?" in text or (not text.isascii() and any(mark in text for mark in _QUESTION_MARKS)):
+        return True
+    if _MID_QUESTION.search(ctx.lower):
         return True
     lower = _EXCLAIMED.sub(",", _LEAD_IN.sub("", ctx.lower))
     if _REQUEST.search(lower) or lower.rstrip(" .!").endswith(" please"):

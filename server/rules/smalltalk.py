@@ -258,7 +258,7 @@ _OFF_TOPIC = re.compile(
             rf"\bwhat(?:'s| is) {_YOU}r (?:name|job|age)\b",
             rf"\b(?:are|r) {_YOU} (?:a student|married|male or female|a man or a woman|working)\b",
             rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
-            r"\b(?<!how's )(?<!how is )(?<!off )(?:my|your) "
+            r"\b(?<!how's )(?<!how is )(?<!off )(?<!rest of )(?<!enjoy )(?:my|your) "
             r"(?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
             # the worker's own family and pets ("my daughter does ballet too", "our dog")
             r"\b(?:my|our) (?:(?:own|little|older|younger|elder|eldest|youngest|big|baby|late|dear|sweet|"
@@ -456,7 +456,8 @@ _LIFE_GROUPS = [
         " phone's laptop's family kids children parents pet pets dog dogs cat cats hobby hobbies plans",
         # "would you want it in your house?" asks the partner's taste (asks_feelings), not about their home
         rf"\b(?<!want in )(?<!hang in )(?<!have in )(?<!want it in )(?<!hang it in )(?<!have it in )"
-        rf"(?<!put it in )(?:my|our|your|ur) "
+        rf"(?<!put it in )(?<!put this in )(?<!hang this in )(?<!want this in )(?<!have this in )"
+        rf"(?:my|our|your|ur) "
         rf"(?:{_LIFE_NOUN})\b"
         r"(?! (?:in|of) (?:the|this) (?:painting|picture|image|scene))"
         r"|(?<!on )(?<!in )\b(?:my|your|ur) screen\b",
