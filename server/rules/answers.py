@@ -458,9 +458,9 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
         # an ask-back ("What makes you think it's sad?") questions an emotion, it does not impose one;
         # it is answer_is_question's (no labeled line is both)
         return False
-    if not words.isdisjoint(_IMPOSES_TRIGGERS) and _IMPOSES.search(ctx.lower):
+    if not words.isdisjoint(_IMPOSES_TRIGGERS) and ctx.finds(_IMPOSES):
         return True
-    if not words.isdisjoint(_ME) and _JUDGES_ME.search(ctx.lower):
+    if not words.isdisjoint(_ME) and ctx.finds(_JUDGES_ME):
         return True
     if words.isdisjoint(_JUDGES_TRIGGERS):
         return False

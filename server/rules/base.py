@@ -6,6 +6,7 @@ it without cycles.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -145,6 +146,11 @@ class Context:
             parts = [p for w in self.words if "-" in w for p in w.split("-")]
             self._wordset = frozenset(self.words).union(parts)
         return self._wordset
+
+    def finds(self, pattern: re.Pattern[str]) -> bool:
+        """Whether ``pattern.search(self.lower)`` matches; each top-level alternative of the regex is
+        tried only when the text holds a string that alternative needs (``text.LiteralGate``)."""
+        return T.gate(pattern).search(self.lower)
 
     @property
     def stems(self) -> set[str]:

@@ -86,6 +86,9 @@ C_TEXT = 16.0  # inverse regularisation of the text models (features are L2-norm
 C_PAIR = 4.0
 
 
+_UNSEEN: Any = object()  # a pair not looked up yet (a pair looked up and unknown is cached as None)
+
+
 def sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z > -500 else 0.0
 
@@ -143,18 +146,23 @@ class Model:
             if (i := index.get(f)) is not None
         ]
         n = len(vectors)
-        word, pair = self._word, self._pair
+        # the caches read inline (a method call per word and pair cost more than the look-up)
+        word_cache, pair_cache = self.word_cache, self.pair_cache
         prev = "<s>"
         for w in words:
-            vec, k = word(w)
+            hit = word_cache.get(w)
+            vec, k = self._word(w) if hit is None else hit
             if k:
                 vectors.append(vec)
                 n += k
-            if (row := pair(prev, w)) is not None:
+            row = pair_cache.get((prev, w), _UNSEEN)
+            if row is _UNSEEN:
+                row = self._pair(prev, w)
+            if row is not None:
                 vectors.append(row)
                 n += 1
             prev = w
-        if (row := pair(prev, "</s>")) is not None:
+        if (row := self._pair(prev, "</s>")) is not None:
             vectors.append(row)
             n += 1
         if not n:

@@ -385,12 +385,12 @@ def detect_offensive(ctx: Context, cfg: OffensiveConfig) -> bool:
     if any(ch in lower for ch in "*#@$%") and _starred(lower):
         return True
     words = ctx.wordset
-    if not words.isdisjoint(_INSULT_TRIGGERS) and _INSULT.search(lower):
+    if not words.isdisjoint(_INSULT_TRIGGERS) and ctx.finds(_INSULT):
         return True
     if (
         not words.isdisjoint(_BEAST_WORDS)
         and not (words.isdisjoint(_PERSON_WORDS) and words.isdisjoint(_HUMAN_ACTS))
-        and _BEASTLY.search(lower)
+        and ctx.finds(_BEASTLY)
     ):
         return True
     if cfg.extra_words:

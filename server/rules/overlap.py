@@ -212,6 +212,7 @@ _REPHRASE = (
         "",
     ),
 )
+_REPHRASE_GATED = tuple((rx, repl, T.gate(rx).may_match) for rx, repl in _REPHRASE)
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
     "busy side place direction way which falling coming up by no without take takes took after bloody "
@@ -266,8 +267,9 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     lower = _TIME_OF_DAY.sub("time", _GAZE.sub("gazeat", lower))
     words = T.words(lower)
     if not _REPHRASE_TRIGGERS.isdisjoint(words):
-        for rx, repl in _REPHRASE:
-            lower = rx.sub(repl, lower)
+        for rx, repl, may_match in _REPHRASE_GATED:
+            if may_match(lower):  # a regex whose required strings are all absent changes nothing
+                lower = rx.sub(repl, lower)
         words = T.words(lower)
     if not _HANDS_TRIGGERS.isdisjoint(words):
         lower = _IN_HANDS.sub(r"hold \1", _HAVE_ON.sub(r"wear \1", lower))

@@ -448,13 +448,13 @@ class AsksFeelingsConfig(LearnedRuleConfig):
 
 def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
     words = ctx.wordset
-    if not words.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and _ASKS_FEELINGS.search(ctx.lower):
+    if not words.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and ctx.finds(_ASKS_FEELINGS):
         return True
-    if not words.isdisjoint(_JUDGE_STRONG) and _JUDGE_FRAME.search(ctx.lower):
+    if not words.isdisjoint(_JUDGE_STRONG) and ctx.finds(_JUDGE_FRAME):
         return True
     if "?" in ctx.text and _only_judgements(ctx.words):
         return True
-    return any(not words.isdisjoint(triggers) and rx.search(ctx.lower) for triggers, rx in _WITHOUT_YOU)
+    return any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU)
 
 
 # Generic questions are matched on the whole message after trimming politeness and naming the

@@ -198,7 +198,7 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
     lower = ctx.lower
     return bool(
         _GREETING_START.match(lower)
-        or (not ctx.wordset.isdisjoint(_SMALLTALK_TRIGGERS) and _SMALLTALK.search(lower))
+        or (not ctx.wordset.isdisjoint(_SMALLTALK_TRIGGERS) and ctx.finds(_SMALLTALK))
         or _COURTESY_ONLY.match(lower)
         or _THANKS_FOR.match(lower)
         or (_is_sign_off(lower) if not ctx.wordset.isdisjoint(_SIGN_OFF_TRIGGERS) else False)
@@ -682,7 +682,7 @@ def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
         return True
     if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and _OFF_TOPIC.search(lower):
         return True
-    if any(not words.isdisjoint(group) and pattern.search(lower) for group, pattern in _LIFE):
+    if any(not words.isdisjoint(group) and ctx.finds(pattern) for group, pattern in _LIFE):
         return True
     return not words.isdisjoint(_CHITCHAT_TRIGGERS) and bool(_CHITCHAT.search(lower))
 

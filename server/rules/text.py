@@ -193,3 +193,157 @@ FOREIGN_FUNCTION_WORDS = frozenset(
 ) - {"die", "was", "den", "pour", "per", "con", "sin", "non", "um", "met", "hay"}  # also English words
 
 ENGLISH_WORDS = _load_english_vocabulary()
+
+
+# --- required literals: skip a regex that cannot match ----------------------------------------------
+
+
+def _required(items: list, flags: int) -> frozenset[str] | None:
+    """Strings of which every match of the parsed regex ``items`` contains one (None: no such set).
+
+    Conservative: runs of literal characters (zero-width anchors such as ``\\b`` do not break them),
+    groups, alternations and repeats taken at least once; anything else only ends a run.
+    """
+    from re import _constants as C
+
+    if flags & re.IGNORECASE:
+        return None
+    candidates: list[frozenset[str]] = []
+    run: list[str] = []
+
+    def end_run() -> None:
+        if run:
+            candidates.append(frozenset(["".join(run)]))
+            run.clear()
+
+    for op, av in items:
+        if op is C.LITERAL:
+            run.append(chr(av))
+            continue
+        if op is C.AT:
+            continue  # zero width: the characters around it are neighbours in the text
+        end_run()
+        if op is C.SUBPATTERN:
+            _group, add_flags, del_flags, sub = av
+            sub_req = _required(list(sub), (flags | add_flags) & ~del_flags)
+            if sub_req is not None:
+                candidates.append(sub_req)
+        elif op is C.BRANCH:
+            union: set[str] = set()
+            for branch in av[1]:
+                branch_req = _required(list(branch), flags)
+                if branch_req is None:
+                    break
+                union |= branch_req
+            else:
+                candidates.append(frozenset(union))
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT) and av[0] >= 1:
+            sub_req = _required(list(av[2]), flags)
+            if sub_req is not None:
+                candidates.append(sub_req)
+        elif op in (C.GROUPREF, C.GROUPREF_EXISTS):
+            return None  # a branch alone would number its groups differently: never split such a regex
+    end_run()
+    if not candidates:
+        return None
+    # the most selective: the longest shortest string, then the fewest strings
+    return max(candidates, key=lambda c: (min(map(len, c)), -len(c)))
+
+
+class LiteralGate:
+    """A regex split into its top-level alternatives, each searched only when a string it needs is in
+    the text: ``search`` is truthy exactly when ``pattern.search`` is (a match of ``a|b`` at a position
+    is a match of ``a`` or of ``b`` there), and ``may_match`` is False only when the regex cannot match.
+    """
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        from re import _constants as C
+        from re import _parser
+
+        self.pattern = pattern
+        parsed = list(_parser.parse(pattern.pattern, pattern.flags))
+        whole = _required(parsed, pattern.flags)
+        self.needs = None if whole is None else tuple(sorted(whole))
+        self.branches: tuple[tuple[re.Pattern[str], tuple[str, ...] | None], ...] | None = None
+        src = pattern.pattern
+        plain = not pattern.flags & re.VERBOSE  # comments could hold a "|"
+        if plain and len(parsed) == 1 and parsed[0][0] is C.BRANCH and self._no_groups(parsed):
+            parts = _split_top(src)
+            if parts is not None and len(parts) == len(parsed[0][1][1]):
+                branches = []
+                for part in parts:
+                    rx = re.compile(part, pattern.flags)
+                    req = _required(list(_parser.parse(part, pattern.flags)), pattern.flags)
+                    branches.append((rx, None if req is None else tuple(sorted(req))))
+                self.branches = tuple(branches)
+
+    @staticmethod
+    def _no_groups(parsed: list) -> bool:
+        return "GROUPREF" not in repr(parsed)
+
+    def may_match(self, text: str) -> bool:
+        needs = self.needs
+        if needs is None:
+            return True
+        for s in needs:  # noqa: SIM110  (a plain loop: a generator per call costs more than the look-ups)
+            if s in text:
+                return True
+        return False
+
+    def search(self, text: str) -> bool:
+        """Whether ``pattern.search(text)`` finds a match."""
+        if self.branches is None:
+            return self.may_match(text) and self.pattern.search(text) is not None
+        for rx, needs in self.branches:
+            if needs is None:
+                if rx.search(text) is not None:
+                    return True
+                continue
+            for s in needs:
+                if s in text:
+                    if rx.search(text) is not None:
+                        return True
+                    break
+        return False
+
+
+def _split_top(src: str) -> list[str] | None:
+    """The source of a regex cut at its top-level ``|`` (None when unsure how to read it)."""
+    parts, depth, start, i, in_class = [], 0, 0, 0, False
+    while i < len(src):
+        c = src[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+        elif c == "[":
+            in_class = True
+            if src[i + 1 : i + 2] == "^":
+                i += 1
+            if src[i + 1 : i + 2] == "]":
+                i += 1  # "[]...]": a literal bracket first
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(src[start:i])
+            start = i + 1
+        i += 1
+    if depth != 0 or in_class:
+        return None
+    parts.append(src[start:])
+    return parts
+
+
+_GATES: dict[int, tuple[re.Pattern[str], LiteralGate]] = {}
+
+
+def gate(pattern: re.Pattern[str]) -> LiteralGate:
+    """The ``LiteralGate`` of a compiled regex, built at its first use and kept."""
+    entry = _GATES.get(id(pattern))
+    if entry is None or entry[0] is not pattern:
+        entry = _GATES[id(pattern)] = (pattern, LiteralGate(pattern))
+    return entry[1]

@@ -1,0 +1,78 @@
+"""``text.LiteralGate`` (a regex tried only when the text holds a string it needs) agrees with the regex."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from server.rules import answers, language, offensive, overlap, questions, smalltalk
+from server.rules import text as T
+from server.rules.learned import DATA_DIR
+
+FILES = ("labeled_messages.jsonl", "train_messages.jsonl", "train_more_a.jsonl", "heldout_batch9.jsonl")
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    found = []
+    for mod in (answers, language, offensive, overlap, questions, smalltalk):
+        for name, value in vars(mod).items():
+            items = value if isinstance(value, (list, tuple)) else (value,)
+            for k, item in enumerate(items):
+                for rx in item if isinstance(item, tuple) else (item,):
+                    if isinstance(rx, re.Pattern) and isinstance(rx.pattern, str):
+                        found.append((f"{mod.__name__}.{name}[{k}]", rx))
+    return found
+
+
+def _texts() -> list[str]:
+    texts = []
+    for name in FILES:
+        for line in (DATA_DIR / name).read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                record = json.loads(line)
+                texts.append(T.normalise(record["text"]))
+                texts.extend(T.normalise(h.get("text", "")) for h in record.get("history") or ())
+    return sorted(set(texts))
+
+
+def test_gate_agrees_with_every_rule_regex_on_the_labeled_texts() -> None:
+    texts = _texts()
+    patterns = _patterns()
+    assert len(patterns) > 100 and len(texts) > 3000
+    for name, rx in patterns:
+        gate = T.gate(rx)
+        for text in texts:
+            found = rx.search(text) is not None
+            assert gate.search(text) is found, (name, text)
+            assert gate.may_match(text) or not found, (name, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needs"),
+    [
+        (r"\bup to\b", ("up to",)),
+        (r"\b(?:have|has) on\b|\bdressed in\b", (" on", "dressed in")),
+        (r"f+u+c+k+", None),  # single letters only: no set worth checking ("f" kept is fine too)
+        (r"(?i)bloody hell", None),  # case-insensitive: no literal check
+        (r"(a)b\1", None),  # a back-reference: the regex is always run
+        (r"x?", None),
+    ],
+)
+def test_required_strings(pattern: str, needs: tuple[str, ...] | None) -> None:
+    gate = T.LiteralGate(re.compile(pattern))
+    if needs is None:
+        assert gate.needs is None or all(len(s) == 1 for s in gate.needs)
+    else:
+        assert gate.needs == tuple(sorted(needs))
+
+
+def test_gate_splits_only_plain_alternations() -> None:
+    assert T.LiteralGate(re.compile(r"ab|cd|ef")).branches is not None
+    assert T.LiteralGate(re.compile(r"(a)|b\1")).branches is None  # a back-reference: kept whole
+    assert T.LiteralGate(re.compile(r"x(?:ab|cd)")).branches is None  # no top-level alternation
+    for text in ("xab", "cd", "b", "", "ef!"):
+        for source in (r"ab|cd|ef", r"(a)|b\1", r"x(?:ab|cd)", r"[|]|q", r"\||z"):
+            rx = re.compile(source)
+            assert T.LiteralGate(rx).search(text) is (rx.search(text) is not None)
