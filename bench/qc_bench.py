@@ -11,6 +11,7 @@ per-message work). Prints a table and JSON.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -189,6 +190,11 @@ def main() -> None:
         help="varied: almost every message distinct (the default, realistic); templated: the few "
         "sentences of sessions 1-6 (caches hit far more often than on real data).",
     )
+    ap.add_argument(
+        "--gc-freeze",
+        action="store_true",
+        help="gc.freeze() after the warm-up, as a QC worker does after its own (server/qc/worker.py).",
+    )
     args = ap.parse_args()
     load_before = os.getloadavg()[0]
     sample = GENERATORS[args.texts](min(args.dialogs, 20_000))
@@ -197,6 +203,9 @@ def main() -> None:
     baseline(sample)
     base_rate = len(sample) / (time.perf_counter() - t)
     judge(sample[:200])  # warm-up: rule models, TextBlob lexicon
+    if args.gc_freeze:
+        gc.collect()
+        gc.freeze()  # what a QC worker does after its warm-up (server/qc/worker.py)
     t = time.perf_counter()
     cpu = time.process_time()
     judge(sample)
