@@ -56,3 +56,14 @@ def test_verdicts_that_read_the_history_are_not_reused() -> None:
     assert "repeated_question" not in first.rule_ids
     assert "repeated_question" in again.rule_ids
     assert check("questioner", 2, question, [{"role": "questioner", "text": "Hello there"}]) == first
+
+
+def test_full_profanity_cache_is_emptied_without_losing_the_texts_of_the_call(monkeypatch) -> None:
+    """Bulk QC over more distinct texts than the cache holds: a dialog whose first texts were seen
+    before the cache filled up must still be judged (a KeyError once stopped `qc_bench`)."""
+    _fresh()
+    monkeypatch.setattr(registry, "_CACHE_SIZE", 3)
+    expected = [r.as_dict() for r in check_dialog(TURNS)]  # 4 texts > 3: emptied while judging
+    registry._profanity.clear()
+    check_dialog(TURNS[:2])  # two texts seen, then a call that has them and two new ones
+    assert [r.as_dict() for r in check_dialog(TURNS)] == expected

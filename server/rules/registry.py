@@ -41,7 +41,8 @@ def _profanity_scores(lowers: Sequence[str]) -> list[float]:
     new = list(dict.fromkeys(t for t in lowers if t not in cache))
     if new:
         if len(cache) + len(new) > _CACHE_SIZE:
-            cache.clear()
+            cache.clear()  # then every text of this call is new again, the seen ones included
+            new = list(dict.fromkeys(lowers))
         cache.update(zip(new, offensive.model_scores(new), strict=True))
     return [cache[t] for t in lowers]
 
