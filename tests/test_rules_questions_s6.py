@@ -123,9 +123,9 @@ def test_ask_backs_with_a_question_word_are_not_short_answers(text: str) -> None
     assert not fires("short_answer", text)
 
 
-@pytest.mark.parametrize(
-    "text", ["Pardon?", "Sorry, what?", "A cart?", "I can't read it.", "Nope, I told u."]
-)
+# "Pardon?" and "Sorry, what?" left this list in session 7: the labeling guide makes a brief ask-back
+# answer_is_question only (tests/test_rules_s7.py).
+@pytest.mark.parametrize("text", ["A cart?", "I can't read it.", "Nope, I told u."])
 def test_bare_replies_are_short_answers(text: str) -> None:
     assert fires("short_answer", text)
 

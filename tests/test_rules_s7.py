@@ -472,3 +472,21 @@ def test_thats_all_closes_the_dialog_and_asks_nothing() -> None:
 )
 def test_taste_and_farewells_are_not_chitchat(role: str, text: str) -> None:
     assert "off_topic" not in _rules(text, role)
+
+
+# --- short_answer: a brief ask-back is answer_is_question only (labeling guide) ----------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Huh?", "Sorry, come again?", "What, you mean?", "Eh, why?", "Like which?", "Why, can you?", "Qué?"],
+)
+def test_brief_ask_backs_are_not_short_answers(text: str) -> None:
+    rules = _rules(text, "answerer", before="Is the fence wooden?")
+    assert "answer_is_question" in rules
+    assert "short_answer" not in rules
+
+
+@pytest.mark.parametrize("text", ["A fence?", "The gate?", "Nah.", "Maybe so."])
+def test_echoes_and_bare_replies_stay_short_answers(text: str) -> None:
+    assert "short_answer" in _rules(text, "answerer", before="Is the fence wooden?")

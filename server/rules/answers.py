@@ -70,9 +70,23 @@ _EMPTY_WORDS = (_BARE_WORDS | _HEDGE_WORDS | T.STOPWORDS) - _DESCRIPTIVE
 
 
 # An ask-back that opens with a question word ("Which ones?", "What dog?") is answer_is_question only
-# (the labeling guide: short_answer is a bare or too short *answer*); "Sorry?", "Huh?", "Sorry, what?"
-# and echoes ("A bed?") answer nothing either and stay short answers too.
+# (the labeling guide: short_answer is a bare or too short *answer*). So is a brief ask-back made only of
+# words that ask the partner to repeat or explain ("Sorry?", "Huh?", "Pardon, what?", "Like what?", "Why,
+# do you?", "English, mate?", "Wie bitte?"); an echo of a thing ("A bed?") answers nothing and stays a
+# short answer too.
 _ASK_BACK_OPENERS = frozenset("which what who whose where is are does do did was were can could".split())
+_ASK_BACK_WORDS = INTERROGATIVES | frozenset(
+    """
+        sorry soz pardon huh eh hm hmm what wut wat come again mean meant like say that you u ya ye do
+        mate man dude bro pal love hun english speak excuse me really seriously and so oh um uh
+        wie bitte was hä quoi comment hein pardón perdón perdon qué que cómo como scusa cosa wat nou
+        """.split()
+)
+
+
+def _brief_ask_back(ctx: Context) -> bool:
+    words = ctx.words
+    return 0 < len(words) <= 3 and all(w in _ASK_BACK_WORDS for w in words) and asks_back(ctx.lower)
 
 
 # A reply made only of greeting, thanks or farewell words ("Hello.", "Bye!", "You're welcome!") answers a
@@ -114,7 +128,7 @@ def _courtesy_reply(ctx: Context) -> bool:
 
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
-    if _courtesy_reply(ctx) or _WELL_BEING_BACK.match(ctx.lower):
+    if _courtesy_reply(ctx) or _WELL_BEING_BACK.match(ctx.lower) or _brief_ask_back(ctx):
         return False
     if _word_count(words) < cfg.min_words:
         return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and asks_back(ctx.lower))
@@ -499,7 +513,8 @@ def asks_back(lower: str) -> bool:
         return False
     for sentence in sentences:
         if sentence.endswith("?"):
-            if _TAG.search(sentence):
+            # "Why, do you?": a question word before the tag makes it a question, not a tag
+            if _TAG.search(sentence) and sentence.split(" ", 1)[0].rstrip(",") not in INTERROGATIVES:
                 return False
             continue
         first = sentence.split(" ", 1)[0]
