@@ -490,3 +490,156 @@ def test_brief_ask_backs_are_not_short_answers(text: str) -> None:
 @pytest.mark.parametrize("text", ["A fence?", "The gate?", "Nah.", "Maybe so."])
 def test_echoes_and_bare_replies_stay_short_answers(text: str) -> None:
     assert "short_answer" in _rules(text, "answerer", before="Is the fence wooden?")
+
+
+# --- greeting: regional English and other languages; a farewell-only reply is not a short answer -----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Howzit! Is there a river?",
+        "Howya, what is on the table?",
+        "Alright mate? What's in the picture?",
+        "Ok ta, tara!",
+        "Lovely, cheers, catch ya later!",
+        "Thanks a million, slán go fóill!",
+        "Dankie, totsiens!",
+        "Have a good arvo!",
+        "Tudo bom, e vc?",
+    ],
+)
+def test_regional_and_foreign_greetings(text: str) -> None:
+    assert "greeting" in _rules(text, "questioner", before="Thanks for the chat.")
+
+
+@pytest.mark.parametrize(
+    ("text", "before"),
+    [
+        ("Cheerio!", "Thanks, bye!"),
+        ("Grand, doei!", "Cheers for that."),
+        ("مع السلامة", "Thank you, goodbye."),
+        ("🙂", "Cheers, that's all from me."),
+    ],
+)
+def test_farewell_only_replies_are_greeting_not_short_answers(text: str, before: str) -> None:
+    rules = _rules(text, "answerer", before=before)
+    assert "greeting" in rules
+    assert "short_answer" not in rules
+
+
+@pytest.mark.parametrize(
+    ("role", "text", "before"),
+    [
+        ("questioner", "Alright, what's on the left?", None),
+        ("answerer", "A boat with a flag that says cheerio in red letters.", "What is on the water?"),
+        ("answerer", "🙂", "Is the child happy?"),
+    ],
+)
+def test_greeting_look_alikes_stay_clean(role: str, text: str, before: str | None) -> None:
+    assert "greeting" not in _rules(text, role, before=before)
+
+
+# --- off_topic: grumbling about the task, the pay and the worker's surroundings; their weather --------
+
+
+@pytest.mark.parametrize(
+    ("role", "text", "before"),
+    [
+        ("questioner", "Honestly this one pays like 15 cents. Is there a boat?", None),
+        ("answerer", "A bridge. The pay is a total joke though.", "What is it?"),
+        ("questioner", "Three more of these and I can sleep. Any people?", None),
+        ("answerer", "Ugh, I've been doing these for hours. It's a red barn.", "What is it?"),
+        ("questioner", "This is taking ages. Is it indoors?", None),
+        ("questioner", "My coffee's gone cold. What colour is the door?", None),
+        ("answerer", "Sorry, the internet has been patchy. Two horses.", "How many horses?"),
+        ("answerer", "It's baltic out here, snow everywhere.", "How's the weather over there?"),
+        ("answerer", "Texas, all my life. And you?", "where r u from"),
+    ],
+)
+def test_task_grumbles_and_local_weather_are_off_topic(role: str, text: str, before: str | None) -> None:
+    assert "off_topic" in _rules(text, role, before=before)
+
+
+@pytest.mark.parametrize(
+    ("role", "text", "before"),
+    [
+        ("answerer", "It pays tribute to the sailors, there is a plaque.", "What is on the wall?"),
+        ("answerer", "Two more horses behind the cart.", "Anything else?"),
+        ("answerer", "The coffee in the cup has gone cold-looking, grey.", "What is in the cup?"),
+        ("answerer", "Stormy, rain lashing the boats.", "What's the weather like in the painting?"),
+        ("answerer", "A farm in Texas?", "where r u from"),
+        ("questioner", "Is the dog barking at the postman?", None),
+    ],
+)
+def test_artwork_lines_with_grumble_words_stay_on_topic(role: str, text: str, before: str | None) -> None:
+    assert "off_topic" not in _rules(text, role, before=before)
+
+
+# --- imposes_emotion: slang verdicts, verdicts after yes/no, art in general, foreign verdicts ----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yeah, so gorgeous, the sea is green and gold.",
+        "Nah, dead boring, just grey squares.",
+        "Abstract art is pointless, it's three lines.",
+        "It's cheap garbage, a logo on a wall.",
+        "Proper eyesore, orange and purple stripes.",
+        "Wow, that's heartbreaking, the dog waits by the door.",
+        "Nicest building in the whole town, I'd say.",
+        "Peaceful as anything, a lake and a boat.",
+        "The neon colours burn my eyes.",
+        "Molto bello.",
+        "Ja, sehr schön.",
+        "Mooi!",
+    ],
+)
+def test_slang_and_foreign_verdicts_impose(text: str) -> None:
+    assert "imposes_emotion" in _rules(text, "answerer", before="Tell me about it.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes, a bit sad, his head hangs low.",
+        "No, a boat and two men.",
+        "The art teacher is holding a brush.",
+        "It's a rubbish bin next to a bench.",
+        "My eyes hurt, I need a break. A red house.",
+        "Best seats in the theatre are in the front row, where the king sits.",
+        "Bello is the name written on the boat.",
+    ],
+)
+def test_descriptions_with_verdict_words_stay_clean(text: str) -> None:
+    assert "imposes_emotion" not in _rules(text, "answerer", before="Tell me about it.")
+
+
+# --- non_english: Afrikaans and Dutch lines are not chat spelling; Portuguese small talk ---------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Wat sien jy op die prent?", "Hoe groot is die boot?", "Is die kleure mooi?", "Oi, tudo bem com você?"],
+)
+def test_afrikaans_dutch_and_portuguese_are_non_english(text: str) -> None:
+    rules = _rules(text)
+    assert "non_english" in rules
+    assert "chat_language" not in rules
+    assert "offensive" not in rules
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("wat is the man holding", "chat_language"),
+        ("Is die cast of the statue bronze?", None),
+        ("The farmer holds a hoe in his right hand.", None),
+    ],
+)
+def test_english_with_look_alike_words_stays_english(text: str, rule: str | None) -> None:
+    rules = _rules(text, "answerer" if text.startswith("The farmer") else "questioner")
+    assert "non_english" not in rules
+    if rule:
+        assert rule in rules

@@ -98,18 +98,23 @@ _COURTESY_WORDS = frozenset(
     pleasure mine good morning afternoon evening day night you u too to same here and take care see later
     soon again also as well very much so a lot most all the my dear friend partner there hello's it's
     great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
-    youre ur r
+    youre ur r ta now kindly ya worries laters hooroo tara cheerio totsiens slán slan abhaile doei ciao tchau
+    adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright
     """.split()
 )
 _COURTESY_CORE = frozenset(
     "hi hii hello hey heya hiya yo bye goodbye cya farewell welcome thanks thank thx ty cheers np likewise "
-    "pleasure morning afternoon evening".split()
+    "pleasure morning afternoon evening ta laters hooroo tara cheerio totsiens slán doei ciao tchau adeus "
+    "dankie".split()
 )
 # "Good and you?", "Fine, how about yourself?": well-being answered and asked back, a pleasantry.
 _WELL_BEING_BACK = re.compile(
     r"^(?:(?:i'?m|im|i am|all|doing|pretty|very|really|quite|not)\s+)*(?:fine|good|great|well|ok|okay|"
     r"alright|bad|excellent|wonderful)(?:,? (?:thanks|thank you|thx))?[,.!]*"
     r"(?: (?:and|how about|what about))? (?:you|u|yourself|urself)\s*\?*$"
+    # Portuguese: "Tudo bem sim, e você?", "tudo e vc?"
+    r"|^(?:tudo(?: bem| bom| certo| joia)?|bem|estou bem)(?: sim)?(?:,? obrigad[oa])?[,.!]* (?:e )?"
+    r"(?:você|voce|vc|tu)\s*\?*$"
 )
 
 
@@ -118,10 +123,15 @@ _GREETING_CFG = smalltalk.GreetingConfig()
 
 def _courtesy_reply(ctx: Context) -> bool:
     words = ctx.words
+    if ctx.history and not words:  # "👍" after the partner's thanks
+        return smalltalk.detect_greeting(ctx, _GREETING_CFG)
     return (
         bool(words and ctx.history)  # a reply: the partner spoke first
-        and all(w in _COURTESY_WORDS for w in words)
-        and not _COURTESY_CORE.isdisjoint(words)
+        and (
+            (all(w in _COURTESY_WORDS for w in words) and not _COURTESY_CORE.isdisjoint(words))
+            # a courtesy in a script without Latin letters ("وعليكم السلام", "さようなら")
+            or not any("a" <= c <= "z" for c in ctx.lower)
+        )
         and smalltalk.detect_greeting(ctx, _GREETING_CFG)
     )
 
@@ -185,7 +195,7 @@ _EFFECT = (
 # Adjectives of a state: of the artwork they impose a feeling, of "it" they may describe a dog.
 _STATE = r"(?:sad|happy|cheerful|joyful|joyous|depressed|lonely|hopeful|angry|melancholic|peaceful|calm)"
 _DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|extremely|kind of|kinda|a bit|a little|somewhat|truly|"
-_DEGREE += r"incredibly|super|too|mostly|overall|just|all|both|almost|simply) )*"
+_DEGREE += r"incredibly|super|too|mostly|overall|just|all|both|almost|simply|dead|proper|bloody|damn) )*"
 _VIEWER_EMOTION = (
     r"(?:happy|sad|scared|afraid|frightened|calm|relaxed|peaceful|uneasy|uncomfortable|depressed|"
     r"joyful|anxious|nervous|good|bad|warm|cold|sick|disgusted|angry|nostalgic|hopeful|lonely|moved|"
@@ -256,7 +266,22 @@ _TASTE = (
     r"cluttered|crap|crappy|shitty|rubbish|awful|terrible|horrible|sickening|melancholy|melancholic|"
     r"nerve-racking|nerve-wracking|mournful|blissful|tasteful|elegant|sensual|cruel|desolate|sad|lonely|"
     r"happy|cheerful|joyful|peaceful|serene|tranquil|romantic|dramatic|grim|moody|sweet|cool|delight|joy|fun|"
-    r"sombre|somber|playful|feel-good|glamorous|idyllic|inviting|gloomy|ominous|sinister|menacing|stunner)"
+    r"sombre|somber|playful|feel-good|glamorous|idyllic|inviting|gloomy|ominous|sinister|menacing|stunner|"
+    # slang and regional verdicts: "tacky", "naff", "a bloody eyesore", "looks so tasty"
+    r"tacky|naff|gaudy|garish|kitsch|cheesy|eyesore|tasty|delicious|yummy|mouth-watering|pointless|"
+    r"gorgeous)"
+)
+# Verdicts of the languages workers switch into, as a whole sentence ("Bellissimo.", "Ja, wunderschön.")
+# or after a degree word ("muito bonito", "sehr schön").
+_FOREIGN_VERDICT = (
+    r"(?:bellissim[oa]|bell[oa]|brutt[oa]|stupend[oa]|splendid[oa]|wundersch[oö]n|sch[oö]n|h[aä]sslich|"
+    r"herrlich|toll|traurig|gruselig|prachtig|pragtig|mooi|lelik|lelijk|lind[oa]|bonit[oa]|hermos[oa]|"
+    r"precios[oa]|fe[oa]|feio|magnifique|magn[ií]fic[oa]|magnifico|horrible|triste|maravillos[oa]|"
+    r"engra[cç]ad[oa]|divertid[oa]|bonit[oa]s|lindos?|lindas?)"
+)
+_FOREIGN_FILLER = frozenset(
+    "ja yes si sí oui nee nein no não nao sim muy muito molto sehr très tres heel baie erg so wirklich "
+    "davvero e y und en et and".split()
 )
 # People, whose looks and moods an answer describes ("the clown looks scary", "the woman feels sad").
 _PERSON = (
@@ -395,6 +420,34 @@ _JUDGES = re.compile(
             r"trash)\b|\b(?:crap|shitty|crappy|rubbish|garbage) (?:art|painting|picture|colou?r scheme|"
             r"work)\b|"
             r"\b(?:painter|artist) (?:clearly |really |totally )?(?:sucked|sucks)\b",
+            # "it's tacky rubbish", "total trash": a slur on the artwork with an adjective before it
+            r"\b(?:this|it|that)(?:'s| is) (?!(?:a|an|the|some|his|her|their|its|my|your)\b)(?:[\w-]+ )?"
+            r"(?:shit|crap|rubbish|garbage|trash)\b"
+            r"(?! (?:bins?|bags?|cans?|heaps?|piles?|dumps?|trucks?|tips?))",
+            # a verdict right after yes/no: "yes very pretty, ...", "nah, boring" (a state, "yes, a bit
+            # sad", may be a depicted person's)
+            rf"(?:^|[.!;] ?)(?:yes|yeah|yep|yup|no|nah|nope|of course|definitely|absolutely|totally|"
+            rf"not really)[,.!]? {_DEGREE}(?:{_TASTE_NOT_STATE}|pretty|funny)\b"
+            r"(?! (?:for|to|at|in|with|that|because|how)\b)",
+            # art in general judged: "modern art is boring", "abstract stuff is pointless"
+            rf"\b(?:modern|abstract|contemporary|street|conceptual|this kind of|this sort of|such) "
+            rf"(?:art|stuff) (?:is|'s|looks|seems) {_DEGREE}{_TASTE}\b",
+            # an exclamation before a verdict: "damn that's sad", "man, it's lovely", "aw, so sweet"
+            rf"(?:^|[.!,;] ?)(?:damn|man|wow|oh|aw+|ugh|jeez|geez|god|gosh|blimey|christ|bloody hell)[,!]? "
+            rf"(?:that'?s|it'?s|this is|that is|it is|so) {_DEGREE}(?:{_TASTE}|pretty)\b",
+            # "damn pretty", "dead pretty": the ambiguous "pretty" as a verdict after a slang intensifier
+            r"\b(?:damn|bloody|dead|proper|so|very|super|really) pretty(?=\s*(?:$|[.!,;]))",
+            # the best of the area: "best thing in the whole district", "ugliest building in town"
+            r"\b(?:best|worst|nicest|prettiest|ugliest|finest|greatest|loveliest) (?:thing|sight|one|bit|"
+            r"piece|painting|mural|picture|building|art) (?:in|around|for) (?:the |this |my |our )?"
+            r"(?:whole |entire )?(?:district|town|city|country|area|world|region|place|street|village|"
+            r"miles|county|land|neighbou?rhood)\b",
+            # a simile verdict: "calm as a cucumber", "pretty as a picture", "ugly as sin"
+            rf"(?:^|[.!;] ?){_DEGREE}(?:{_TASTE}|{_STATE}|dull|deep|pretty) as (?:a |an |anything|hell|"
+            r"sin|ever|owt|dishwater|a picture|can be)\b",
+            # a verdict in another language after a degree word: "muito bonito", "sehr schön"
+            rf"\b(?:muy|muito|molto|sehr|tr[eè]s|heel|erg|baie|wirklich|davvero|tan|t[aã]o) "
+            rf"{_FOREIGN_VERDICT}\b",
         ]
     )
 )
@@ -431,6 +484,10 @@ _JUDGES_ME = re.compile(
             # the answerer's own reaction: "I feel like jumping in", "I laughed"
             r"\bi (?:feel|felt) like (?:\w+ing)\b|\bi (?:laughed|smiled|cried|shuddered|winced|giggled|"
             r"chuckled|gasped|cringed|teared up)\b",
+            # the artwork's effect on the viewer's eyes: "hurts my bloody eyes" ("my eyes hurt" is the
+            # worker's body: off_topic)
+            r"\b(?:hurts?|burns?|offends?|assaults?|makes? my) my (?:[\w-]+ )?eyes\b"
+            r"|\b(?:hurts?|burns?|offends?|assaults?) (?:the|your) (?:[\w-]+ )?eyes\b",
         ]
     )
 )
@@ -443,11 +500,18 @@ _JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
     anyone radiates radiate exudes exude oozes full adore love hate dislike like there's sickens
     nicest prettiest loveliest ugliest saddest creepiest scariest funniest weirdest strangest coolest finest
     greatest dullest nice good great fine interesting has
+    rubbish shit crap garbage trash yes yeah yep yup no nah nope course definitely absolutely totally really
+    modern abstract contemporary street conceptual kind sort such damn man wow oh aw aww ugh jeez geez god
+    gosh blimey christ bloody dead proper so very super best worst finest loveliest as muy muito molto sehr
+    très tres heel erg baie wirklich davvero tan tão tao
     brother sister nephew niece grandson granddaughter son daughter dog cat
     pretty es está esta c'est è e ist é sono son sind são sao gusta encanta piace j'adore j'aime gefällt
     gefallt gosto adoro fascina trouve trovo encuentro ganda sobrang nakakatakot pangit bahut muy
     """.split()
 )
+
+
+_FOREIGN_VERDICT_RE = re.compile(rf"{_FOREIGN_VERDICT}$")
 
 
 def _judgement_only(lower: str) -> bool:
@@ -458,6 +522,16 @@ def _judgement_only(lower: str) -> bool:
             and not _STRONG_TASTE.isdisjoint(words)
             and all(w in _STRONG_TASTE or w in _VERDICT_FILLER for w in words)
         ):
+            return True
+    return False
+
+
+def _foreign_verdict_only(lower: str) -> bool:
+    """A sentence that is only a verdict in another language: "Bellissimo.", "Ja, wunderschön."."""
+    for sentence in _SENTENCE_END.findall(lower):
+        words = T.words(sentence)
+        verdicts = [w for w in words if _FOREIGN_VERDICT_RE.match(w)]
+        if verdicts and all(w in _FOREIGN_FILLER or _FOREIGN_VERDICT_RE.match(w) for w in words):
             return True
     return False
 
@@ -475,6 +549,8 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
     if not words.isdisjoint(_IMPOSES_TRIGGERS) and ctx.finds(_IMPOSES):
         return True
     if not words.isdisjoint(_ME) and ctx.finds(_JUDGES_ME):
+        return True
+    if len(ctx.words) <= 6 and _foreign_verdict_only(ctx.lower):
         return True
     if words.isdisjoint(_JUDGES_TRIGGERS):
         return False

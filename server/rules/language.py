@@ -84,7 +84,7 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     extra = cfg.extra_tokens
     im = not IM_TOKENS.isdisjoint(words) or bool(extra and not set(extra).isdisjoint(words))
     # "wat" in a Dutch sentence is Dutch: leave that message to non_english
-    if im and not (len(words) >= 4 and _english_ratio(words) < 0.5):
+    if im and not (len(words) >= 4 and _english_ratio(words) < 0.5) and not afrikaans_dutch(words):
         return True
     if cfg.check_repeats:
         if (
@@ -127,6 +127,8 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
     if not ctx.lower.isascii() and _foreign_letters(ctx.text, words):
         return True
     if is_mash(words):
+        return True
+    if afrikaans_dutch(words):
         return True
     if "'" in ctx.lower and _elided(words):
         return True
@@ -197,8 +199,29 @@ _MORE_FOREIGN = frozenset(
     assez toujours negra blanca amarillo roja casi bastante oscuro oscura nera bianca giallo gialla rossa
     abbastanza scuro scura chiaro chiara schwarz weiß weiss blau grün gelb ziemlich dunkel preto preta branco
     branca vermelho vermelha amarelo amarela quase
+    tudo bem você voce vc obrigado obrigada
     """.split()
 )
+# Afrikaans and Dutch words that are no English ("Wat dink jy van die kuns?", "Hoe lyk die lug?"); "wat"
+# and "die" are English-looking but count with one other of these.
+_AFRIKAANS_DUTCH = frozenset(
+    """
+    wat hoe lyk jy jou dink lug kuns geskilder gesig regtig asemrowend groot hoekom hoeveel watter kleur
+    kleure skildery prent foto daar hier nie ek julle hulle baie mooi lekker waar vir gaan doen sien ook
+    welke zijn niet een veel heel goed sy hy ons wie dis dit kan jij je mensen schilderij kleuren zie
+    geen nog heeft hebben wordt worden staat staan wees moet kyk leuk
+    """.split()
+)
+_AF_ENGLISH = frozenset("wat die is in op van sy my kan dit we hier".split())
+
+
+def afrikaans_dutch(words: list[str]) -> bool:
+    """Two or more Afrikaans/Dutch words, at least one not also English-looking, making up a third
+    of the message ("Wat is in die foto?", "Hoe groot is die silo's?")."""
+    hits = [w for w in words if w in _AFRIKAANS_DUTCH or w == "die"]
+    return len(hits) >= 2 and any(w not in _AF_ENGLISH for w in hits) and len(hits) * 3 >= len(words)
+
+
 # The commonest function words of Tagalog and of Hindi in Latin letters (particles, case markers,
 # pronouns, question words: "May aso po sa ilalim ng mesa", "Statue ka rang kya hai?"). Many are
 # also in the noisy English frequency list ("sa", "ng", "po", "hai"), so unlike _MORE_FOREIGN they

@@ -17,6 +17,7 @@ import profanity_check.profanity_check as _shipped
 from profanity_check import predict_prob
 from pydantic import Field
 
+from server.rules import language
 from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
 
 _BLOCKLIST = re.compile(
@@ -399,6 +400,8 @@ def detect_offensive(ctx: Context, cfg: OffensiveConfig) -> bool:
             return True
     if not cfg.use_model:
         return False
+    if "hoe" in words and language.afrikaans_dutch(ctx.words):
+        return False  # Afrikaans/Dutch "hoe" is "how" ("Hoe lyk die lug?"); the model reads the slur
     if ctx.profanity is None:  # kept: the learned classifiers read it too
         ctx.profanity = model_scores([lower])[0]
     # The model scores a message of one to three words by those words' weights alone ("white",

@@ -29,7 +29,12 @@ _SALUTATIONS = (
     r"sawubona|xin ch[aà]o|sawa?dee(?: krap| ka)?|annyeong(?:haseyo)?|ohayou?(?: gozaimasu)?|konbanwa|"
     r"zdravo|ahoj|dobr[yý] den|god (?:morgen|dag|kveld)|goddag|hall[aå]|hei|szia|j[oó] napot|"
     r"bun[aă] ziua|kalimera|yassou|geia sou|marhaba|ahlan|as-?salamu? alaykum|assalamu ?alaikum|selam|"
-    r"sat sri akal|vanakkam|namaskaram|bom dia|boa (?:tarde|noite)|buen d[ií]a"
+    r"sat sri akal|vanakkam|namaskaram|bom dia|boa (?:tarde|noite)|buen d[ií]a|"
+    # regional English (Irish, South African, Australian) and the Irish, Afrikaans and Maori salutes;
+    # "alright?" or "alright mate" as a hello (a bare "alright," before content acknowledges)
+    r"howya|howaya|how'?ya|howzit|howsit|heita|dia (?:duit|dhuit)|goeie (?:m[oô]re|middag|aand)|kia ora|"
+    r"alright(?=\s*\?| (?:mate|pal|love|bud|m8)\b)|wa ?alaykum (?:as-?)?salam|"
+    r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom"
 )
 _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
@@ -73,18 +78,23 @@ _SMALLTALK = re.compile(
             r"farewell)"
             r"(?: then| now| for now| all| everyone)?(?=\s*(?:[,.!;]|$))",
             # the answer to "have a good day": "you too!", "thanks, you too"
-            rf"^(?:(?:thanks|thank {_YOU}|thx|cheers|same|and)[,!. ]+)?{_YOU} too\b\s*(?:[,.!]|$)"
+            rf"^(?:(?:thanks|thank {_YOU}|thx|cheers|same|and|ta)[,!. ]+)?{_YOU} too\b\s*(?:[,.!]|$)"
             rf"|^(?:(?:thanks|thank {_YOU}|thx|cheers)[,!. ]+)?(?:same to {_YOU}|take care)\s*(?:[,.!]|$)",
             rf"\b(?:good ?bye|bye(?: bye)?|see {_YOU}(?: later| around| soon)?|"
             r"take care|farewell|cheers|cya|see ya|ttyl|later(?:s)?|laters|bye for now|god bless(?: you)?|"
             # farewells of other languages that workers end with ("Auf Wiedersehen", "adiós", "ingat")
             r"auf wiedersehen|tsch[uü]ss|adi[oó]s|hasta luego|au revoir|arrivederci|paalam|ingat|alvida|"
-            r"all the best)\s*[!.]*$",
+            # regional English and more languages: "hooroo", "tara", "totsiens", "slán abhaile", "doei"
+            r"all the best|hooroo|ta-?ra|cheerio|toodle-?oo|ttfn|catch (?:you|ya|u) later|totsiens|"
+            r"sl[aá]n(?: abhaile| leat| go f[oó]ill)?|doei|ciao ciao|tchau|adeus|sayonara|"
+            r"さようなら|じゃあね|再见|مع السلامة|до свидания|пока|khuda hafiz)"
+            r"(?: (?:now|then|for now|all|mate|everyone|ya|y'all))?\s*[!.！。]*$",
             r"\b(?:nice|great|good|fun|lovely|a pleasure) (?:chatting|talking|working|playing) "
             r"with (?:you|u)\b",
             r"\b(?<!for )(?<!of )good luck(?: with| on| for)?(?: the| your)?(?: rest| next| other)?"
             r"(?: of)?(?: the| your)?(?: \w+)?\s*[!.]*$",
-            r"\bhave a (?:good|nice|great|lovely|wonderful) (?:day|one|evening|night|weekend)\b",
+            r"\bhave a (?:good|nice|great|lovely|wonderful) (?:day|one|evening|night|weekend|arvo|afternoon|"
+            r"morning|week)\b",
         ]
     )
 )
@@ -93,7 +103,8 @@ _SMALLTALK = re.compile(
 _FOREIGN_THANKS = (
     r"salamat|maraming salamat|danke(?: sch[oö]n| sehr)?|vielen dank|gracias|muchas gracias|merci"
     r"(?: beaucoup)?|grazie(?: mille)?|obrigad[oa]|dhanyavaa?d|shukriya|arigato(?: gozaimasu)?|"
-    r"dank je(?: wel)?"
+    r"dank je(?: wel)?|baie dankie|dankie|go raibh (?:maith agat|míle maith agat)|ありがとう(?:ございます)?|"
+    r"谢谢|감사합니다|شكرا|спасибо"
 )
 _HONORIFIC = r"(?: (?:po|ji|na|sir|ma'?am))?"
 # Messages that are nothing but courtesy (the partner gains nothing about the artwork).
@@ -121,7 +132,8 @@ _SMALLTALK_TRIGGERS = frozenset(
     how how's what's whats up meet chat talk work see hope fine good great ok okay well doing and about
     goodbye bye care farewell cheers have been cya ya ttyl later laters nice great fun lovely pleasure luck
     not alright too then same very really pretty quite all hows enjoy bless wiedersehen tschüss tschuss adios
-    adiós luego revoir arrivederci paalam ingat alvida best
+    adiós luego revoir arrivederci paalam ingat alvida best hooroo tara ta-ra cheerio toodle-oo toodleoo
+    ttfn catch totsiens slán slan doei ciao tchau adeus sayonara arvo
     """.split()
 )
 _THANKS_FOR = re.compile(
@@ -134,7 +146,8 @@ _THANKS_FOR = re.compile(
 # A sign-off made only of acknowledgements, "that was my last question" and thanks: no content.
 _ACK = (
     r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|good|got it|i see|"
-    r"ah|oh|right|fine|my pleasure)"
+    r"ah|oh|right(?: so)?|fine|my pleasure|well|fair enough|sound|grand|lovely|top|that'll do(?: me)?|"
+    r"bye(?: now| then)?|hooroo|totsiens|sl[aá]n|doei|cheerio|laters)"
 )
 _CLOSE = (
     r"(?:that(?:'s| is| was|s)? (?:all|it|everything|enough|plenty|my (?:last|final) (?:question|one)|"
@@ -159,17 +172,37 @@ _CLOSE = (
     r"(?: (?:a lot|me|so much|a great deal|loads))*)"
 )
 _THANKS = (
-    r"(?:thanks|thank (?:you|u)|thx|ty|many thanks|cheers|much appreciated|"
+    r"(?:thanks|thank (?:you|u|ya)(?: kindly)?|thx|ty|many thanks|cheers|much appreciated|"
     rf"i appreciate (?:it|that|your help)|{_FOREIGN_THANKS}){_HONORIFIC}"
-    r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads))?"
+    r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads|a million|mate|a mil))?"
     r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being)"
     r"(?: [\w']+){0,6})?"
 )
 _SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$")
 _SIGN_OFF_TRIGGERS = frozenset(
     "thanks thank thx ty cheers appreciated appreciate salamat danke dank gracias merci grazie obrigado "
-    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure".split()
+    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure dankie ta".split()
 )
+# "👍" or "🙂" alone, answering the partner's thanks or goodbye: a courtesy too.
+_EMOJI_ONLY = re.compile(r"^[\s!.]*[\U0001F300-\U0001FAFF\u2600-\u27BF\u2764\uFE0F\u200d]+[\s!.]*$")
+_PARTNER_COURTESY = re.compile(
+    r"\b(?:thanks|thank (?:you|u|ya)|thx|ty|cheers|ta|bye|goodbye|cya|see (?:you|ya|u)|take care|"
+    r"have a (?:good|nice|great|lovely))\b"
+)
+
+
+# Thanks and farewells in scripts without spaces between words, which the word gates above miss.
+_UNSPACED_COURTESY = re.compile(
+    r"ありがとう|さようなら|じゃあね|またね|谢谢|再见|拜拜|감사합니다|고맙습니다|안녕히|"
+    r"شكرا|مع السلامة|спасибо|до свидания|пока"
+)
+
+
+def _emoji_courtesy_reply(ctx: Context) -> bool:
+    if not ctx.history or not _EMOJI_ONLY.match(ctx.lower):
+        return False
+    last = ctx.history[-1]
+    return last.get("role") != ctx.role and bool(_PARTNER_COURTESY.search(str(last.get("text", "")).lower()))
 
 
 # "Good, thanks." or "Fine. What's the picture?" is a greeting only as the answer to "how are you?":
@@ -203,6 +236,12 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
         or _THANKS_FOR.match(lower)
         or (_is_sign_off(lower) if not ctx.wordset.isdisjoint(_SIGN_OFF_TRIGGERS) else False)
         or _answers_well_being(ctx)
+        or _emoji_courtesy_reply(ctx)
+        or (
+            len(lower) < 40
+            and not any("a" <= c <= "z" for c in lower)
+            and bool(_UNSPACED_COURTESY.search(lower))
+        )
     )
 
 
@@ -227,7 +266,7 @@ _OFF_TOPIC = re.compile(
             rf"\b(?:weather|it'?s?|it is) (?:\w+ ){{0,3}}(?:nice|great|good|bad|terrible|awful|hot|cold|"
             rf"warm|sunny|rainy|raining|snowing|cloudy|windy|freezing|humid|"
             rf"lovely)\b.{{0,30}}\b{_HERE_AND_NOW}",
-            rf"\b(?:how(?:'s| is| was) (?:the )?weather|what(?:'s| is) the weather like) "
+            rf"\b(?:how(?:'s| is| was) (?:the )?weather|what(?:'s|s| is) the weather like) "
             rf"(?:where|over there|today|at your|in your|for {_YOU})",
             r"\bweather (?:is|was|has been) (?:so |really |very )?"
             r"(?:great|nice|good|bad|lovely|terrible|awful)\b(?! in)",
@@ -640,6 +679,53 @@ _LIFE_GROUPS = [
         r"|\b(?:i have|i've got|i got|there's) an? (?:baby|kid|child|toddler|dog|puppy) (?:crying|screaming|"
         r"barking|yelling)\b",
     ),
+    (
+        # grumbling about the pay and the time the task takes: "this pays about 20p", "the pay's a joke",
+        # "been at these since 6am", "two more of these and I'm done", "I've got forty to go",
+        # "another one of these", "this is taking forever", "let's get this bloody thing over with"
+        "pay pays paid pay's pennies peanuts since more another forever ages dragging drags over go done "
+        "doing",
+        r"(?:this|it|these|they|that)(?: \w+)? (?:pays?|paid) (?:(?:about|only|like|around|just|me|us|"
+        r"barely|maybe) )*(?:[£$€]?\d+(?:p|c|ct|cents?|pence)?\b|pennies|peanuts|nothing|buttons|"
+        r"sweet f\w*|rubbish|crap)"
+        r"|\b(?:the )?pay(?:'s| is| was)? (?:(?:a|an|so|such a|total|absolute|really) )*(?:joke|rubbish|"
+        r"crap|terrible|awful|peanuts|pennies|shit|garbage|insulting|pathetic)\b"
+        r"|\bfor (?:pennies|peanuts)\b"
+        r"|\b(?:been|i'?ve been|i've been|i been) (?:at|doing|on) (?:these|this|them|it)(?: \w+)? "
+        r"(?:since|for (?:hours|ages|\d+))\b"
+        r"|\b(?:\d+|one|two|three|four|five|six|ten|twenty|thirty|forty|fifty|a few|a couple) more "
+        r"(?:of )?(?:these|those|to go)\b|\b(?:\d+|\w+ty|ten|twenty) (?:more )?to go\b"
+        r"|\banother one of (?:these|those)\b|\bonly doing (?:these|this)\b"
+        r"|\b(?:this|it|that)(?:'s| is| has been|'s been)? (?:taking|takes|taken) (?:forever|ages|so long)\b"
+        r"|\b(?:this|it)(?:'s| is) dragging(?: on)?\b"
+        r"|\bget (?:this|it)(?: \w+){0,2} over with\b"
+        r"|\bdone for the (?:night|day|evening)\b",
+    ),
+    (
+        # the worker's surroundings going wrong: "my tea's gone cold", "the wifi's been dodgy all day",
+        # "the neighbour's dog won't stop barking", "the telly's broken", "brain's fried"
+        "tea coffee cuppa dinner food wifi wi-fi internet connection signal telly tv broadband neighbour's "
+        "tea's coffee's cuppa's dinner's food's wifi's internet's connection's signal's telly's tv's "
+        "neighbor's neighbours neighbors brain's brain won't wont keeps keep",
+        r"\b(?:my|the|me) (?:tea|coffee|cuppa|dinner|lunch|food)(?:'s| has| is)? (?:gone|going|getting|now) "
+        r"(?:cold|stone cold)\b"
+        r"|\bthe (?:wifi|wi-fi|internet|connection|signal|telly|tv|broadband)(?:'s| is| has been|'s been|"
+        r" was| keeps) (?:\w+ )?(?:dodgy|down|broken|slow|patchy|rubbish|playing up|acting up|cutting out|"
+        r"dropping|out|off)\b"
+        r"|\bneighbou?r'?s'? (?:music|drill|party)\b"
+        r"|\b(?:dog|dogs|baby|kids?|rooster) (?:won'?t|will not|keeps?|wont) (?:stop )?(?:barking|crying|"
+        r"screaming|yelling|crowing)\b"
+        r"|\bbrain(?:'s| is) (?:fried|dead|mush|frazzled)\b",
+    ),
+    (
+        # the weather where the worker is: "freezing here", "lashing rain, as per usual in Galway"
+        "freezing boiling roasting baltic chilly sweltering lashing pouring raining snowing cold hot warm "
+        "per",
+        r"\b(?:freezing|boiling|roasting|baltic|chilly|sweltering|lashing|pouring|raining|snowing|cold|hot|"
+        r"warm) (?:out here|over here|here(?= *(?:[,.!;:)]|lol|haha|$))|where i am)"
+        r"|\b(?:lashing|pissing|bucketing)(?: (?:rain|down|it down))\b"
+        r"|\bas per usual (?:in|here in|over here|round here) [a-z]+",
+    ),
 ]
 _LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
 
@@ -684,7 +770,32 @@ def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
         return True
     if any(not words.isdisjoint(group) and ctx.finds(pattern) for group, pattern in _LIFE):
         return True
-    return not words.isdisjoint(_CHITCHAT_TRIGGERS) and bool(_CHITCHAT.search(lower))
+    if not words.isdisjoint(_CHITCHAT_TRIGGERS) and _CHITCHAT.search(lower):
+        return True
+    return _answers_personal_question(ctx)
+
+
+# The partner asked about the worker's home, weather or pay ("where u from", "whats the weather like
+# over there", "how much are you getting for this?") and asked nothing about the artwork after it: a
+# short reply ("Alabama, born and raised. You?", "Lashing rain here.") answers the chitchat.
+_PERSONAL_QUESTION = re.compile(
+    rf"(?:\bwhere (?:are|r) {_YOU} (?:from|based|located)|\bwhere do {_YOU} live|"
+    rf"\b(?:what(?:'s|s| is) the weather like|how(?:'s| is) the weather) (?:where|over there|there|in your|"
+    rf"at your|for {_YOU})|"
+    rf"\bhow much (?:are|do|r) {_YOU} (?:getting|get|earning|earn|making|make)|"
+    rf"\bwhat (?:country|city|town|part of the world) (?:are|r) {_YOU})"
+    r"[^?.!]*[?.! ]*(?:lol|haha|btw)?[?.! ]*$"
+)
+
+
+def _answers_personal_question(ctx: Context) -> bool:
+    if not ctx.history or len(ctx.words) > 12:
+        return False
+    # a question back about the artwork is no chitchat; "You?" or "and you?" at the end asks it back
+    if "?" in re.sub(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$", "", ctx.lower):
+        return False
+    last = ctx.history[-1]
+    return last.get("role") != ctx.role and bool(_PERSONAL_QUESTION.search(str(last.get("text", "")).lower()))
 
 
 RULES = [
