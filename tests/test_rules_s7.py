@@ -643,3 +643,18 @@ def test_english_with_look_alike_words_stays_english(text: str, rule: str | None
     assert "non_english" not in rules
     if rule:
         assert rule in rules
+
+
+@pytest.mark.parametrize(
+    ("role", "text", "before"),
+    [
+        ("questioner", "This pays about 30p. Any trees?", None),
+        ("answerer", "Ohio, lived here forever. You?", "haha ok. where u from"),
+    ],
+)
+def test_pay_amounts_and_replies_to_where_from(role: str, text: str, before: str | None) -> None:
+    assert "off_topic" in _rules(text, role, before=before)
+
+
+def test_pay_as_a_verb_of_the_scene_stays_on_topic() -> None:
+    assert "off_topic" not in _rules("The man pays 3 coins to the baker.", "answerer", before="What happens?")

@@ -685,7 +685,7 @@ _LIFE_GROUPS = [
         # "another one of these", "this is taking forever", "let's get this bloody thing over with"
         "pay pays paid pay's pennies peanuts since more another forever ages dragging drags over go done "
         "doing",
-        r"(?:this|it|these|they|that)(?: \w+)? (?:pays?|paid) (?:(?:about|only|like|around|just|me|us|"
+        r"\b(?:this|it|these|they|that)(?: \w+)? (?:pays?|paid) (?:(?:about|only|like|around|just|me|us|"
         r"barely|maybe) )*(?:[£$€]?\d+(?:p|c|ct|cents?|pence)?\b|pennies|peanuts|nothing|buttons|"
         r"sweet f\w*|rubbish|crap)"
         r"|\b(?:the )?pay(?:'s| is| was)? (?:(?:a|an|so|such a|total|absolute|really) )*(?:joke|rubbish|"
@@ -779,7 +779,7 @@ def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
 # over there", "how much are you getting for this?") and asked nothing about the artwork after it: a
 # short reply ("Alabama, born and raised. You?", "Lashing rain here.") answers the chitchat.
 _PERSONAL_QUESTION = re.compile(
-    rf"(?:\bwhere (?:are|r) {_YOU} (?:from|based|located)|\bwhere do {_YOU} live|"
+    rf"(?:\bwhere (?:(?:are|r) )?{_YOU} (?:from|based|located)|\bwhere do {_YOU} live|"
     rf"\b(?:what(?:'s|s| is) the weather like|how(?:'s| is) the weather) (?:where|over there|there|in your|"
     rf"at your|for {_YOU})|"
     rf"\bhow much (?:are|do|r) {_YOU} (?:getting|get|earning|earn|making|make)|"
