@@ -198,11 +198,16 @@ _UNSPACED_COURTESY = re.compile(
 )
 
 
-def _emoji_courtesy_reply(ctx: Context) -> bool:
-    if not ctx.history or not _EMOJI_ONLY.match(ctx.lower):
+def _reply_to(ctx: Context, mine: re.Pattern[str], partner: re.Pattern[str]) -> bool:
+    """The message matches ``mine`` and the partner's message just before it matches ``partner``."""
+    if not ctx.history or not mine.match(ctx.lower):
         return False
     last = ctx.history[-1]
-    return last.get("role") != ctx.role and bool(_PARTNER_COURTESY.search(str(last.get("text", "")).lower()))
+    return last.get("role") != ctx.role and bool(partner.search(str(last.get("text", "")).lower()))
+
+
+def _emoji_courtesy_reply(ctx: Context) -> bool:
+    return _reply_to(ctx, _EMOJI_ONLY, _PARTNER_COURTESY)
 
 
 # "Good, thanks." or "Fine. What's the picture?" is a greeting only as the answer to "how are you?":
@@ -221,10 +226,7 @@ _WELL_BEING_ASKED = re.compile(
 
 def _answers_well_being(ctx: Context) -> bool:
     """The message opens with a well-being word right after the partner asked how the worker is."""
-    if not ctx.history or not _WELL_BEING_REPLY.match(ctx.lower):
-        return False
-    last = ctx.history[-1]
-    return last.get("role") != ctx.role and bool(_WELL_BEING_ASKED.search(str(last.get("text", "")).lower()))
+    return _reply_to(ctx, _WELL_BEING_REPLY, _WELL_BEING_ASKED)
 
 
 def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
