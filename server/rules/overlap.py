@@ -466,7 +466,9 @@ def is_repeat(lower: str, earlier_lower: str, min_overlap: float, whole: bool = 
     """
     if _ASKS_AGAIN.search(lower):
         return True  # "just tell me again": whatever was asked, asked again
-    return _repeats(lower, *question_terms(lower), _earlier(earlier_lower), min_overlap, whole)
+    mine, kind, key = question_terms(lower)
+    earlier = _earlier(earlier_lower)
+    return _repeats(lower, mine, kind, key, earlier, soft_shared(mine, earlier[1]), min_overlap, whole)
 
 
 # An earlier question as every later one compares with it: (normalised text, terms, question word,
@@ -486,20 +488,18 @@ def _repeats(
     kind: str,
     key: frozenset[str],
     earlier: Earlier,
+    shared: int,
     min_overlap: float,
     whole: bool,
 ) -> bool:
-    """``is_repeat`` past the "tell me again" test, with both questions' terms already at hand."""
-    earlier_lower, theirs, their_kind, their_key, their_tails, _ = earlier
+    """``is_repeat`` past the "tell me again" test, with both questions' terms and
+    ``soft_shared(mine, theirs)`` already at hand."""
+    earlier_lower, theirs, their_kind, their_key, _, _ = earlier
     if not mine:
         # nothing but function words ("why?", "who is in the picture?"): the same frame repeats
         return bool(key) and their_key == key
     if not theirs:
         return False
-    shared_exact = mine & theirs
-    shared = len(shared_exact)
-    if shared != len(mine) and shared != len(theirs):  # soft_shared(mine, theirs)
-        shared = _soft_rest(mine, theirs, shared_exact, shared, their_tails)
     if not shared:
         return False  # every way below of asking again shares at least one term (or a related one)
     if _another_way_possible(kind, their_kind, earlier_lower) and _asked_another_way(
@@ -771,7 +771,7 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
                     or shared == n_theirs >= 2
                     and n_mine == shared + 1
                     or _another_way_possible(kind, e[2], e[0])
-                ) and _repeats(part, mine, kind, key, e, min_overlap, i == 0 and e[5]):
+                ) and _repeats(part, mine, kind, key, e, shared, min_overlap, i == 0 and e[5]):
                     return True
     # only a question: "the climbers" or "yes, the bed" answers the partner's question back
     if "?" not in ctx.lower:
