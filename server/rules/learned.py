@@ -57,7 +57,8 @@ TRAINING_FILES = (
     DATA_DIR / "train_more_e.jsonl",
     DATA_DIR / "train_more_f.jsonl",
     # session 7: batches 9-10, measured blind before, development data now
-    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8, 9, 10)),
+    # session 8: batches 11-12, measured blind in session 7, development data now
+    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8, 9, 10, 11, 12)),
 )
 TEXT_RULES = (
     "off_topic",

@@ -5,12 +5,12 @@ cross-validated precision of at least 0.97 on the training lines. They belong to
 whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
 """
 
-TUNED_ON = "3acfc4527e3f3e1d"
+TUNED_ON = "4bce2a2a8d06214f"
 DEFAULT_THRESHOLDS: dict[str, float] = {
     "off_topic": 0.51,
-    "offensive": 0.55,
-    "asks_feelings": 0.51,
-    "generic_question": 0.52,
+    "offensive": 0.53,
+    "asks_feelings": 0.57,
+    "generic_question": 0.51,
     "imposes_emotion": 0.52,
-    "copies_opinion": 0.52,
+    "copies_opinion": 0.51,
 }
