@@ -128,9 +128,11 @@ def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
         return True
     if is_mash(words):
         return True
-    if afrikaans_dutch(words):
+    if afrikaans_dutch(words) or irish(words):
         return True
     if "'" in ctx.lower and _elided(words):
+        return True
+    if foreign_courtesy(words):
         return True
     tokens = [w for w in words if not w.isdigit()]
     if len(tokens) < cfg.min_words:
@@ -172,6 +174,38 @@ def _elided(words: list[str]) -> bool:
     return any(_ELISION.match(w) for w in words) and _english_ratio(words) <= 0.5
 
 
+# Greetings, thanks and farewells of other languages ("Ciao ciao!", "Xin chào!", "Slán abhaile!",
+# "Danke schön, tschüss"). A message made of nothing else is not English (the labeled batches agree);
+# one beside an English word ("Cheers, totsiens!", "Hola, is the fox asleep?") is. Tagalog and Hindi
+# courtesies ("salamat po") are left out: the batches count them as Filipino and Indian English.
+_FOREIGN_COURTESY = frozenset(
+    """
+    ciao salve buongiorno buonasera buonanotte arrivederci grazie mille prego tante
+    hola adiós adios hasta luego pronto mañana manana buenos buenas días dias tardes noches gracias muchas
+    chao chau bonjour bonsoir salut merci au revoir beaucoup bonne journée journee soirée soiree à bientôt
+    guten tag morgen abend tschüss tschüs tschuess danke schön schoen vielen dank auf wiedersehen servus
+    moin olá ola oi tchau obrigado obrigada tudo bem bom dia boa tarde noite até ate logo
+    xin chào cảm ơn tạm biệt biet slán slan abhaile leat duit dhuit raibh maith agat
+    totsiens dankie baie goeiemôre goeie môre tot ziens doei je wel hoi hej hei tack takk
+    konnichiwa konnichiha arigato arigatou sayonara ohayo ohayou nǐ hǎo ni hao xièxie xiexie zàijiàn zaijian
+    """.split()
+)
+# Courtesy words that are English words or letters too: they join a foreign greeting but never make one.
+_COURTESY_ALSO_ENGLISH = frozenset(
+    "au à tag morgen dank je wel hoi hei ni oi logo salve pronto dia bom tante".split()
+)
+
+
+def foreign_courtesy(words: list[str]) -> bool:
+    """Every word a foreign greeting, thanks or farewell, one of them not also English ("Ciao ciao!")."""
+    return (
+        bool(words)
+        and len(words) <= 6
+        and all(w in _FOREIGN_COURTESY for w in words)
+        and any(w not in _COURTESY_ALSO_ENGLISH for w in words)
+    )
+
+
 # Foreign words that are also an interjection, a name's particle or a letter in English ("ha", "de").
 _SUPERLATIVE = re.compile(r"(?<!fort)(?<!pian)(?:issim|ísim)[oaie]s?$")
 # Two-letter Tagalog and Hindi words that are also English letters, notes or abbreviations ("se" for
@@ -200,6 +234,7 @@ _MORE_FOREIGN = frozenset(
     abbastanza scuro scura chiaro chiara schwarz weiß weiss blau grün gelb ziemlich dunkel preto preta branco
     branca vermelho vermelha amarelo amarela quase
     tudo bem você voce vc obrigado obrigada
+    atá ata tá níl nil bhfuil phictiúr pictiúr bpictiúr pictiur dath conas cén mhéad mhead fheiceann agat
     """.split()
 )
 # Afrikaans and Dutch words that are no English ("Wat dink jy van die kuns?", "Hoe lyk die lug?"); "wat"
@@ -220,6 +255,23 @@ def afrikaans_dutch(words: list[str]) -> bool:
     of the message ("Wat is in die foto?", "Hoe groot is die silo's?")."""
     hits = [w for w in words if w in _AFRIKAANS_DUTCH or w == "die"]
     return len(hits) >= 2 and any(w not in _AF_ENGLISH for w in hits) and len(hits) * 3 >= len(words)
+
+
+# Irish words that are no English ("Cad atá ar an bpictiúr?", "Conas atá an spéir?"); "an", "ar", "sa",
+# "is" and "cad" are English-looking and count only beside one of the others.
+_IRISH = frozenset(
+    """
+    atá tá níl bhfuil phictiúr pictiúr bpictiúr fheiceann conas cén mhéad dath agat aici aige láimh spéir
+    sé sí mé tú é í orm liom breá go raibh maith agus fear bean cad an ar sa na
+    """.split()
+)
+_IRISH_ENGLISH = frozenset("cad an ar sa na go is".split())
+
+
+def irish(words: list[str]) -> bool:
+    """Two or more Irish words, at least one not also English-looking, making up half of the message."""
+    hits = [w for w in words if w in _IRISH]
+    return len(hits) >= 2 and any(w not in _IRISH_ENGLISH for w in hits) and len(hits) * 2 >= len(words)
 
 
 # The commonest function words of Tagalog and of Hindi in Latin letters (particles, case markers,

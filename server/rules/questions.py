@@ -685,15 +685,17 @@ def _generic_last_clause(lower: str) -> bool:
 # quadro?", "Was siehst du?", "Ano pa?", "Painting mein kya hai?"): generic as well as non_english. The
 # whole message must be the request, after greetings and politeness of those languages.
 _FOREIGN_ART = (
-    r"(?:(?:el|la|le|il|lo|l'|o|a|das|dem|den|ang|sa|na|no|nel|nella|nell'|nello|en|dans|auf|im|in) ?)*"
+    r"(?:(?:el|la|le|il|lo|l'|o|a|das|dem|den|ang|sa|na|no|nel|nella|nell'|nello|en|dans|auf|im|in|die|de|"
+    r"het|op|ar an) ?)*"
     r"(?:pintura|pinturas|cuadro|imagen|foto|obra|dibujo|tableau|peinture|image|photo|quadro|dipinto|"
     r"immagine|pittura|bild|gem[aä]lde|foto|quadro|imagem|larawan|litrato|painting|picture|pic|tasveer|"
-    r"tasvir|chitra|photo)"
+    r"tasvir|chitra|photo|prent|skildery|schilderij|beeld|kunswerk|b?ph?icti[uú]r)"
 )
 _FOREIGN_GENERIC = re.compile(
     r"^(?:(?:ciao|salve|buongiorno|buonasera|hola|buenas|buenos d[ií]as|buenas tardes|ol[aá]|oi|"
     r"tudo bem|bonjour|salut|hallo|guten tag|kumusta|kamusta|magandang (?:umaga|hapon|gabi)|namaste|"
-    r"scusi|perdon|perd[oó]n|grazie|gracias|obrigad[oa]|merci|danke|po|ji)[,.!? ]+)*¿?"
+    r"scusi|perdon|perd[oó]n|grazie|gracias|obrigad[oa]|merci|danke|po|ji|goeie m[oô]re|goeiedag|hoi|"
+    r"dia duit|xin ch[aà]o|ch[aà]o b[aạ]n)[,.!? ]+)*¿?"
     r"(?:(?:potrebbe|puoi|pu[oò]|podr[ií]as?|puedes|puede|pode|podes|pouvez|peux|k[oö]nnen sie|kannst du)"
     r"(?: (?:gentilmente|por favor|per favore|s'il vous pla[iî]t|bitte))? "
     r"(?:dirmi|decirme|me dizer|dizer|me dire|dire|mir sagen|sagen|describir|descrivere|descrever|"
@@ -711,7 +713,17 @@ _FOREIGN_GENERIC = re.compile(
     # French and German
     rf"qu'est-ce (?:qu'il y a|que tu vois|que vous voyez)(?: (?:dans|sur) {_FOREIGN_ART})?|"
     rf"que (?:vois-tu|voyez-vous)|qu'y a-t-il(?: (?:dans|sur) {_FOREIGN_ART})?|quoi d'autre|"
-    rf"was (?:ist|siehst du|sehen sie|gibt es)(?: noch)?(?: (?:auf|in) {_FOREIGN_ART})?|was noch|"
+    rf"was (?:ist|siehst du|sehen sie|gibt es)(?: noch)?(?: (?:auf|in) {_FOREIGN_ART})?"
+    r"(?: (?:zu sehen|drauf))?|"
+    r"was noch|"
+    # Afrikaans and Dutch, Irish, Vietnamese
+    rf"wat (?:is|sien jy|zie je|zie jij|staat)(?: (?:daar|er))?(?: (?:in|op) {_FOREIGN_ART})?"
+    r"(?: te zien)?|"
+    r"wat nog|wat anders|"
+    rf"cad (?:at[aá]|a fheiceann t[uú])(?: (?:sa|ar an) {_FOREIGN_ART})?|cad eile|"
+    r"(?:trong )?(?:b[uứ]c )?(?:tranh|[aả]nh|h[iì]nh)(?: n[aà]y)? c[oó] (?:g[iì]|nh[uữ]ng g[iì])"
+    r"(?: v[aậ]y| th[eế])?|"
+    r"b[aạ]n th[aấ]y g[iì]|"
     # Tagalog and Hindi in Latin letters
     rf"ano (?:pa|ang (?:nasa|makikita|meron|laman|nakikita mo)(?: sa {_FOREIGN_ART})?|ang nakikita mo)|"
     rf"(?:{_FOREIGN_ART} (?:mein|me|mai) )?kya(?: kya)? (?:hai|dikh raha hai|dikhta hai)"
@@ -720,7 +732,15 @@ _FOREIGN_GENERIC = re.compile(
 )
 _FOREIGN_GENERIC_TRIGGERS = frozenset(
     "cosa cos che qué que hay ves algo describe descrivi descrivimi tem há ha mais qu'est-ce qu'y quoi was "
-    "ano kya aur otra cos'è cos'e cos'altro".split()
+    "ano kya aur otra cos'è cos'e cos'altro wat cad có gì thấy".split()
+)
+# The same request in Japanese and Chinese ("この絵には何がありますか？", "这幅画里有什么？"), whose words
+# are not split by spaces.
+_CJK_GENERIC = re.compile(
+    r"^(?:(?:この|その)?(?:絵|写真|画像|作品)(?:の中)?(?:には|に|は|で)?(?:何|なに)が"
+    r"(?:あります|描かれています|描かれてます|見えます|写っています)か?|(?:何|なに)が見えますか|"
+    r"(?:这|這)?(?:幅|张|張)?(?:画|畫|图|圖|照片)(?:里|裡|上|中)?(?:有|画了|畫了)(?:什么|什麼)|"
+    r"你?(?:看到|看见|看見)了?(?:什么|什麼))(?:呢|吗|嗎)?[？?。!！ ]*$"
 )
 
 
@@ -738,6 +758,8 @@ def detect_generic_question(ctx: Context, cfg: GenericQuestionConfig) -> bool:
         and not ctx.wordset.isdisjoint(_FOREIGN_GENERIC_TRIGGERS)
         and _FOREIGN_GENERIC.match(ctx.lower.strip(" ¿¡"))
     ):
+        return True
+    if len(ctx.words) <= 3 and not ctx.lower.isascii() and _CJK_GENERIC.match(ctx.text.strip()):
         return True
     if len(ctx.words) <= 30 and _generic_last_clause(ctx.lower):
         return True

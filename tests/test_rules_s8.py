@@ -1,0 +1,89 @@
+"""Session-8 additions to the rules, each with near misses that must stay clean.
+
+The sentences are written for this test (not copied from the evaluation files). The detectors run
+without the classifiers, so a test reads the rule's own code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server.rules.registry import check
+
+_NO_MODEL = {"classifier": False}
+
+
+def _rules(text: str, role: str = "questioner", before: str | None = None) -> set[str]:
+    """The rules the detectors alone fire on one message; ``before`` is the partner's message before it."""
+    history = (
+        []
+        if before is None
+        else [{"role": "answerer" if role == "questioner" else "questioner", "text": before}]
+    )
+    return {hit.id for hit in check(role, 2, text, history, config=_NO_MODEL).hits}
+
+
+# --- non_english: a message made only of foreign greetings, thanks and farewells --------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ciao ciao!", "Xin chào!", "Slán abhaile!", "Merci beaucoup!", "Au revoir!", "Tschüss, danke schön!"],
+)
+def test_foreign_courtesy_alone_is_not_english(text: str) -> None:
+    assert "non_english" in _rules(text, "answerer", before="Thanks, that is all from me.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cheers, totsiens!",  # an English word beside the foreign one
+        "Hola, is the fox asleep under the table?",
+        "Go on then.",  # courtesy words that are English too
+        "Hoi!",
+        "Thanks, bye!",
+    ],
+)
+def test_courtesy_with_english_or_english_only_stays_english(text: str) -> None:
+    assert "non_english" not in _rules(text, "answerer", before="Thanks, that is all from me.")
+
+
+# --- generic_question: "what is in the picture" in Afrikaans/Dutch, German, Irish, Vietnamese, CJK ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wat is op die skildery?",
+        "Goeiedag! Wat sien jy?",
+        "Was ist in dem Gemälde zu sehen?",
+        "Cad atá ar an bpictiúr?",
+        "Bức tranh này có gì?",
+        "この写真には何が写っていますか？",
+        "这张照片上有什么？",
+    ],
+)
+def test_generic_request_in_more_languages(text: str) -> None:
+    assert {"generic_question", "non_english"} <= _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wat is die kleur van die perd?",  # asks about a part
+        "Was ist auf dem Tisch?",
+        "Cad atá ina láimh aici?",
+        "この絵の犬は何色ですか？",
+        "这幅画里的狗是什么颜色？",
+        "What is the colour of the photo frame?",
+    ],
+)
+def test_foreign_questions_about_a_part_stay_specific(text: str) -> None:
+    assert "generic_question" not in _rules(text)
+
+
+def test_irish_question_is_not_english() -> None:
+    assert "non_english" in _rules("Conas atá an spéir?")
+    assert "non_english" in _rules("Cad atá ar an bpictiúr, a chara?")
+    assert "non_english" not in _rules("Is the cad in the picture holding a cane?")
+    assert "non_english" not in _rules("Is the man on the left an Irish farmer, with a cap on?")
