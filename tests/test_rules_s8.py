@@ -87,3 +87,34 @@ def test_irish_question_is_not_english() -> None:
     assert "non_english" in _rules("Cad atá ar an bpictiúr, a chara?")
     assert "non_english" not in _rules("Is the cad in the picture holding a cane?")
     assert "non_english" not in _rules("Is the man on the left an Irish farmer, with a cap on?")
+
+
+# --- generic_question: spoken forms of regional English, the sculpture as the artwork ----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What's goin on in this one?",
+        "Howdy folks! What's happenin in the picture?",
+        "Hey y'all, whatcha got?",
+        "What does the sculpture look like?",
+        "What's the painting look like?",
+    ],
+)
+def test_generic_request_in_spoken_forms(text: str) -> None:
+    assert "generic_question" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Where is the man goin with the cart?",
+        "Whatcha see in the top corner?",
+        "What does the dog look like?",
+        "What is the sculpture made of?",
+        "Hey y'all! Is the dog asleep?",
+    ],
+)
+def test_spoken_forms_about_a_part_stay_specific(text: str) -> None:
+    assert "generic_question" not in _rules(text)

@@ -490,6 +490,9 @@ _POLITE_END = tuple(
 _END_PUNCT = " ?.!,"
 _CHAT_WHAT = re.compile(r"\b(?:whats|wats|wots|what s)\b")
 _CHAT_WHAT_WORD = re.compile(r"\b(?:wat|wot|wut|wht)\b")
+# Spoken forms of regional and hurried English: "goin on", "happenin'", "whatcha got".
+_SPOKEN = re.compile(r"\b(go|happen|show)in'?(?=\s|$)|\bwh?[ao]tcha (got|see)\b")
+_SPOKEN_AS = {"got": "what have you got", "see": "what do you see"}
 # Words that add emphasis but no subject: "what the hell is going on", "what exactly is it about".
 _FILLER_WORDS = frozenset(
     "hell heck earth world exactly actually basically really just even generally roughly precisely overall "
@@ -503,7 +506,7 @@ _FILLER = re.compile(
 _IMG = re.compile(
     r"\b(?:the|this|that|your) (?:whole |overall |entire )?(?:painting|picture|image|artwork|art piece|art|"
     r"piece|work|scene|photo|photograph|canvas|drawing|one|pic|pics|composition|sketch|print|etching|"
-    r"engraving|woodcut|lithograph|illustration|watercolou?r|poster|mural|fresco|tapestry|"
+    r"engraving|woodcut|lithograph|illustration|watercolou?r|poster|mural|fresco|tapestry|sculpture|"
     # the sheet of paper a drawing or watercolour is on, when it shows or depicts
     r"sheet(?= (?:show|depict|contain|have)))\b|\bit\b"
 )
@@ -534,6 +537,7 @@ _GENERIC = re.compile(
             r"(?: (?:to (?:see|mention|add|know)|(?:in|on) IMG))?",
             r"what(?:'s| is) (?:this|that|here)",
             r"what(?:'s| is) IMG like",
+            r"what(?:'s| does) IMG look like",
             r"how (?:would|do|can|could|will) (?:you|u) describe IMG",
             r"what(?:'s| is) (?:the )?(?:general |main |overall |basic |big )?(?:idea|gist|point|premise)"
             r"(?: (?:of|behind) IMG)?",
@@ -595,6 +599,8 @@ def generic_form(lower: str) -> str:
     core = _CHAT_WHAT.sub("what's", core)
     if "w" in core:
         core = _CHAT_WHAT_WORD.sub("what", core)
+    if "in" in core or "tcha" in core:
+        core = _SPOKEN.sub(lambda m: m[1] + "ing" if m[1] else _SPOKEN_AS[m[2]], core)
     if not _FILLER_WORDS.isdisjoint(core.split()):
         core = _FILLER.sub("", core).strip(" ,")
     return _IMG.sub("IMG", core).strip()
@@ -658,7 +664,7 @@ _CLAUSES = re.compile(r"[^,.;:!?]+[,.;:!?]*")
 # Greetings and courtesy before a request ("Hello po, good evening! What is the picture?").
 _COURTESY = _SOCIAL | frozenset(
     "hiya heyy heyyy hey there po day evening morning afternoon namaste hope having sorry mate bro not "
-    "really no nope".split()
+    "really no nope y'all yall folks everyone g'day howdy howya howzit".split()
 )
 # Words that point back at something named before ("and the bank, what is on it").
 _POINTS_BACK = frozenset("it this that there them they".split())
