@@ -118,3 +118,69 @@ def test_generic_request_in_spoken_forms(text: str) -> None:
 )
 def test_spoken_forms_about_a_part_stay_specific(text: str) -> None:
     assert "generic_question" not in _rules(text)
+
+
+# --- offensive: regional name-calling, "bloody" opening a sentence, foreign swearing -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Two boats, as I wrote. Keep up, you utter plank.",
+        "Read it again, dipstick.",
+        "It's a horse, you eejit.",
+        "Some muppet's left the gate open in the corner.",
+        "For feck's sake, it is the same tree.",
+        "Green. Bloody pointless question.",
+        "Four bloody ducks on the pond, like I said.",
+        "Azul, caralho, I said it already.",
+        "hell knows what that thing is",
+    ],
+)
+def test_regional_and_foreign_insults(text: str) -> None:
+    assert "offensive" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A plank of wood lies across the stream.",
+        "The carpenter holds a tool in his right hand.",
+        "A donkey stands by the well.",
+        "The soldier fell. Bloody bandages lie beside him.",
+        "Three bloody soldiers lie in the snow.",
+        "Hell, fire and demons fill the right panel.",
+        "Heaven knows why the man is running.",
+    ],
+)
+def test_literal_words_stay_polite(text: str) -> None:
+    assert "offensive" not in _rules(text, "answerer")
+
+
+# --- imposes_emotion: the artwork called names ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The mural is junk, a toddler could do better.",
+        "A monkey could have done this.",
+        "Honestly, a complete waste of canvas.",
+        "This picture is rubbish, just three stripes.",
+    ],
+)
+def test_verdicts_made_of_insults(text: str) -> None:
+    assert "imposes_emotion" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The picture is trash bags piled by the road.",
+        "A baby could be sleeping in the cradle, it is hard to see.",
+        "The monkey could reach the bananas if it stretched.",
+        "The painter wasted no paint on the sky, it is bare canvas.",
+    ],
+)
+def test_descriptions_with_the_same_words_impose_nothing(text: str) -> None:
+    assert "imposes_emotion" not in _rules(text, "answerer")

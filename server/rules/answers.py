@@ -412,9 +412,15 @@ _JUDGES = re.compile(
             rf"\bsomething (?:\w+ )?{_TASTE} about\b|\bthere's a (?:tenderness|sadness|melancholy|"
             r"beauty) to\b",
             # contempt: "crap art", "a child could paint it"
-            r"\b(?:a child|a kid|my (?:\w+ )?(?:year old|kid|son|daughter|brother|sister|nephew|niece|"
+            r"\b(?:a child|a kid|an? (?:toddler|baby|monkey|chimp|five-year-old|preschooler)|my (?:\w+ )?"
+            r"(?:year old|kid|son|daughter|brother|sister|nephew|niece|"
             r"grandson|granddaughter|dog|cat)) could (?:paint|do|draw|"
             r"have done)\b|"
+            # the artwork called names: "this painting is garbage", "a total waste of canvas"
+            r"\b(?:this|the|that) (?:painting|picture|artwork|art|piece|mural|sculpture|canvas|thing)"
+            r"(?:'s| is| was) (?:(?:total|utter|absolute|complete|pure|just) )?(?:shit|crap|rubbish|garbage|"
+            r"trash|junk|an eyesore)\b(?! (?:bins?|bags?|cans?|heaps?|piles?|dumps?|trucks?|tips?|yards?|"
+            r"shops?)\b)|\bwaste of (?:canvas|paint|good paint|a wall|wall space)\b|"
             r"\b(?:this|it|that)(?:'s| is) (?:total |utter |absolute |complete )?(?:shit|crap|rubbish|"
             r"garbage|"
             r"trash)\b|\b(?:crap|shitty|crappy|rubbish|garbage) (?:art|painting|picture|colou?r scheme|"
@@ -505,6 +511,7 @@ _JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
     gosh blimey christ bloody dead proper so very super best worst finest loveliest as muy muito molto sehr
     très tres heel erg baie wirklich davvero tan tão tao
     brother sister nephew niece grandson granddaughter son daughter dog cat
+    toddler baby monkey chimp five-year-old preschooler junk eyesore waste
     pretty es está esta c'est è e ist é sono son sind são sao gusta encanta piace j'adore j'aime gefällt
     gefallt gosto adoro fascina trouve trovo encuentro ganda sobrang nakakatakot pangit bahut muy
     """.split()

@@ -38,7 +38,7 @@ _BLOCKLIST = re.compile(
     # swearing in the languages workers switch into ("puta madre", "merde", "kurwa")
     r"putas?|putain|mierda|joder|co[nñ]o|cabr[oó]n\w*|pendej\w*|merde|connard\w*|salope|"
     r"schei(?:ss|ß)e|arschloch|cazz[oi]|vaffanculo|stronz[oi]|kurwa|blyat|bhenchod|behenchod|"
-    r"madarchod|chutiya|putang ?ina|tangina|gago|"
+    r"madarchod|chutiya|putang ?ina|tangina|gago|porra|carajo|caralho|merda|foda-?se|fokken|fok|"
     r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
     r"shut (?:your|ur) (?:mouth|face|trap|gob|pie ?hole)|watch (?:your|ur) mouth|"
     r"go to hell|(?:what|who|where|why|how) the (?:hell|heck)|hell (?:no|yes|yeah)|"
@@ -90,7 +90,8 @@ _INSULT_NOUN = (
     r"nincompoops?|ignoramus(?:es)?|knuckleheads?|boneheads?|blockheads?|"
     r"doofus(?:es)?|dingbats?|ninnies|ninny|douche(?:bag)?s?|skanks?|wusses|wuss|crybab(?:y|ies)|"
     r"slimeballs?|sleazeballs?|scrotes?|mingers?|munters?|buggers?|sodding|bleeding idiots?|"
-    r"spaz|spastics?|bogans?|yobs?|yobbos?|louts?|chavs?|cheapskates?|skinflints?|tightwads?"
+    r"spaz|spastics?|bogans?|yobs?|yobbos?|louts?|chavs?|cheapskates?|skinflints?|tightwads?|"
+    r"dipsticks?|eejits?|gobshites?|wazzocks?|dunces?|dorks?|dweebs?|bozos?|galahs?"
 )
 _CONTEMPT_ADJ = (
     r"stupid(?!-)\w*|(?<!struck )(?<!deaf and )dumb(?:er|est)?(?!-)|idiotic|moronic|brainless|"
@@ -179,6 +180,11 @@ _INSULT = re.compile(
             r"trolling|mentally)\b",
             r"\b(?:you|u|you're|you are|are you|ur) (?:a |an )?(?:absolute |complete |total |utter |real |"
             r"little |big )*(?:fool|coward|joke|pain|baby|disgrace)\b(?! (?:in|of|on|at|to|for|from)\b)",
+            # the partner called a thing in regional slang: "you absolute plank", "you utter wally"
+            r"\b(?:you|u|you're|you are|ur) (?:an? )?(?:absolute |complete |total |utter |right |great |"
+            r"big )*(?:plank|wally|melt|tool|donkey|nugget|weapon|walnut|spanner|lemon)(?=\s*(?:[.,!?;]|$))",
+            # "hell" sworn as an aside: "hell knows why", "hell, my back hurts"
+            r"\bhell knows\b|(?:^|[.!?;] ?)hell[,!] (?:my|i|i'm|you|no|yes|yeah|that|this|it's)\b",
             r"\b(?:be|being) (?:this |so |such an? |that )?(?:thick|dense|dumb|useless|annoying|stupid)\b",
             r"\b(?:even an?|an?) (?:toddler|child|baby|monkey|chimp|five-year-old) (?:could|can|would) "
             r"(?:figure|work|see|tell|understand|answer|read|get|follow)\b|\beven an? (?:toddler|child|baby|"
@@ -206,8 +212,8 @@ _INSULT = re.compile(
             r"big|huge|tiny|small|massive|slow|hard|long|ugly|weird|odd|cold|hot|dark|bright|freezing|good|"
             r"great|nice|lovely|brilliant|amazing|miserable|gloomy|depressing|sad|empty|\w+(?:ly|ful|less|"
             r"ous|"
-            r"ible|able))\b|(?:^|[,;:] |\b(?:the|that|those|this|these|your|my|our|his|her|their|of|like|"
-            r"some|all|such|what|every|no|and) )bloody "
+            r"ible|able))\b|(?:^|[,;:.!?] |\b(?:the|that|those|this|these|your|my|our|his|her|their|of|like|"
+            r"some|all|such|what|every|no|and|two|three|four|five|six|seven|eight|nine|ten|twelve) )bloody "
             r"(?!(?:at|on|in|from|with|and|or|to|by|near|under|over|as|but|up|down|everywhere|red)\b)"
             r"(?!(?:sword|knife|"
             r"dagger|"
@@ -280,6 +286,8 @@ _INSULT_TRIGGERS = frozenset(
     mingers munter munters bugger buggers sodding bleeding spaz spastic spastics bogan bogans yob yobs
     yobbo yobbos lout louts chav chavs cheapskate cheapskates skinflint skinflints tightwad tightwads
     ass asses damned damn goddamned
+    dipstick dipsticks eejit eejits gobshite gobshites wazzock wazzocks dunce dunces dork dorks dweeb
+    dweebs bozo bozos galah galahs plank wally melt tool donkey nugget weapon walnut spanner lemon knows
     """.split()
 )
 # Art-ordinary and identity words hidden from the model (see the module docstring).
@@ -386,6 +394,8 @@ def detect_offensive(ctx: Context, cfg: OffensiveConfig) -> bool:
     if any(ch in lower for ch in "*#@$%") and _starred(lower):
         return True
     words = ctx.wordset
+    if "'s" in lower:  # "some muppet's scrawled", "for feck's sake"
+        words = words | {w[:-2] for w in words if w.endswith("'s")}
     if not words.isdisjoint(_INSULT_TRIGGERS) and ctx.finds(_INSULT):
         return True
     if (
