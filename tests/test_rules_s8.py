@@ -184,3 +184,67 @@ def test_verdicts_made_of_insults(text: str) -> None:
 )
 def test_descriptions_with_the_same_words_impose_nothing(text: str) -> None:
     assert "imposes_emotion" not in _rules(text, "answerer")
+
+
+# --- repeated_question: asked again on purpose, chat lead-ins and spellings, statements -----------
+
+
+def _repeats(text: str, *earlier: str) -> bool:
+    history = []
+    for question in earlier:
+        history += [{"role": "questioner", "text": question}, {"role": "answerer", "text": "Some answer."}]
+    return "repeated_question" in {
+        hit.id for hit in check("questioner", 5, text, history, config=_NO_MODEL).hits
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "earlier"),
+    [
+        ("What is the bowl made of again?", "Is the bowl made of clay?"),  # open after closed, "again"
+        ("How tall was the tower again?", "Is the tower high?"),
+        ("ugh. how many cups?", "How many cups are there?"),
+        ("hang on how many cups was it", "ugh. how many cups?"),
+        ("whats on the far wall", "What is on the far wall?"),
+        ("wtf is that dog", "What is the dog?"),
+        ("kk last one, is the bucket full", "Is the bucket full of water?"),
+        ("What is he holding?", "What is the hiker holding?"),
+    ],
+)
+def test_reworded_repeats(text: str, earlier: str) -> None:
+    assert _repeats(text, earlier)
+
+
+@pytest.mark.parametrize(
+    ("text", "earlier"),
+    [
+        ("What colour is the bowl?", "Is the bowl made of clay?"),  # another quality, no "again"
+        ("Why is the tower so tall?", "Is the tower high?"),
+        ("ugh. how many dogs?", "How many cups are there?"),
+        ("Ok so the bowl is clay and the cup is tin.", "Is the bowl made of clay and the cup of tin?"),
+        ("What is she holding?", "What is the old man holding?"),
+    ],
+)
+def test_new_questions_are_not_repeats(text: str, earlier: str) -> None:
+    assert not _repeats(text, earlier)
+
+
+# --- not_a_question: chat openers and an emoji before the question --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "soz 😅 is there a bench",
+        "lol 😂 r they dancing",
+        "hang on how many boats was it",
+        "sorry what colour was her hat",
+    ],
+)
+def test_chat_openers_before_a_question(text: str) -> None:
+    assert "not_a_question" not in _rules(text)
+
+
+@pytest.mark.parametrize("text", ["The dog is cute 😂 lol", "Ugh, the dog is ugly.", "Sorry, I was away."])
+def test_chat_statements_stay_statements(text: str) -> None:
+    assert "not_a_question" in _rules(text)

@@ -15,6 +15,7 @@ from pydantic import Field
 from server.rules import text as T
 from server.rules.answers import asks_back
 from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
+from server.rules.questions import is_question
 
 
 class CopiesOpinionConfig(LearnedRuleConfig):
@@ -240,6 +241,18 @@ _THINGS_AT = re.compile(
 )
 _HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
 _RECALL_TRIGGERS = frozenset("say said mention mentioned told again remind think sorry once asked".split())
+# Chat interjections and asides before the question itself: no term of what is asked.
+_LEAD_IN = re.compile(
+    r"^(?:(?:ugh+|argh+|hang on|wait|kk|k|ok+|okay|lol|bro|soz|sry|sorry|oops|um+|uh+|hmm+|right|so|and|"
+    r"well|oh|ah|aw+|ha+|last one|one more|last question|my bad|nvm)[,.!]* +)+"
+)
+_LEAD_IN_FIRST = frozenset(
+    "ugh ughh argh hang wait kk k ok okk okay lol bro soz sry sorry oops um umm uh hmm hmmm right so and "
+    "well oh ah aw aww ha haha last one my nvm".split()
+)
+# Question words spelt as in chat ("whats", "whos", "wtf is that bird").
+_CHAT_WH = {"whats": "what's", "wats": "what's", "wots": "what's", "wat": "what", "wot": "what",
+            "whos": "who's", "wheres": "where's", "hows": "how's", "wtf": "what"}  # fmt: skip
 _WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
        "when": "when", "why": "why", "how": "how", "whereabouts": "where"}  # fmt: skip
 _REQUESTS = frozenset("describe tell explain name list show give say mention".split())
@@ -265,6 +278,10 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     the question word is the first wh-word ("how many" apart), or "yes/no".
     """
     lower = _TIME_OF_DAY.sub("time", _GAZE.sub("gazeat", lower))
+    if lower.split(" ", 1)[0].strip(",.!") in _LEAD_IN_FIRST:
+        lower = _LEAD_IN.sub("", lower)  # "ugh. how many oysters?", "kk last one, is the ashtray full"
+    if not _CHAT_WH.keys().isdisjoint(lower.split()):
+        lower = " ".join(_CHAT_WH.get(w, w) for w in lower.split())  # "whats on the silos", "whos there"
     words = T.words(lower)
     if not _REPHRASE_TRIGGERS.isdisjoint(words):
         for rx, repl, may_match in _REPHRASE_GATED:
@@ -339,7 +356,7 @@ _PERSON_ROLES = _stems(
     mountaineers bather bathers swimmer swimmers rower rowers passenger passengers vendor vendors seller
     sellers buyer buyers shopkeeper miner miners labourer labourers tourist tourists pedestrian
     pedestrians spectator spectators audience crowd shepherds knights guards servants apprentice
-    apprentices porter porters
+    apprentices porter porters hiker hikers walker walkers wanderer wanderers runner runners
     """
 )
 _ANIMAL_GENERIC = _stems("animal animals creature creatures beast beasts livestock")
@@ -513,6 +530,10 @@ def _repeats(
     if (kind == "why") != (their_kind == "why"):
         return False  # the reason for what was asked about ("why is the child crying?") is a new question
     same_kind = kind == their_kind or _either_way(kind, lower, their_kind, earlier_lower)
+    if not same_kind and _AGAIN.search(lower):
+        # asked again on purpose, open after closed or the other way round: "what's it made of again?"
+        # after "is it made of stone?", "how wide was the line again?" after "is the line thick?"
+        return True
     if shared / union >= min_overlap and (union > 1 or same_kind):
         # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
         # not "is there a dog?" then "what is the dog eating?")
@@ -671,6 +692,7 @@ def _either_way(kind: str, lower: str, their_kind: str, earlier_lower: str) -> b
     )
 
 
+_AGAIN = re.compile(r"\b(?:again|remind me|once more)\b")
 _RECALL_CUE = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
     r"remind me|once more|asked (?:it |this |that )?(?:already|before)|already asked)\b"
@@ -733,6 +755,8 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     history = ctx.history
     if not history:
         return False
+    if "?" not in ctx.text and not is_question(ctx):
+        return False  # a statement ("ok so the cat is grumpy") repeats no question (no labeled line is both)
     # is_repeat(part, earlier, min_overlap, whole=i == 0 and j == 0) for every part i of the message and
     # every part j of an earlier question, with each part's own work done once, not once per pair
     earlier = [e for text in _texts(history, role="questioner") for e in _earlier_parts(text)]

@@ -793,10 +793,12 @@ INTERROGATIVES = frozenset(
     """.split()
 )
 _CLAUSE_START = re.compile(
-    r"(?:^|[,.;:!]\s*|\b(?:and|but|so|also|then|now|ok|okay)\s+)"
+    # an emoji ends a clause too: "chill lol 😂 is there a crocodile"
+    "(?:^|[,.;:!\U0001f300-\U0001faff\u2600-\u27bf]\\s*|\\b(?:and|but|so|also|then|now|ok|okay)\\s+)"
     r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo|"
     # chat openers before the question word: "wait where does it go", "omg is that a bunny"
     r"wait|omg|oh|ah|lol|um+|uh+|btw|bro|dude|last question|one more question|quick question|"
+    r"hang on|kk|k|ugh+|soz|sry|sorry|"
     r"final question)\s+)*"
     r"([a-z']+)(?= ([a-z']+)|)"
 )
