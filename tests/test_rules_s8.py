@@ -248,3 +248,39 @@ def test_chat_openers_before_a_question(text: str) -> None:
 @pytest.mark.parametrize("text", ["The dog is cute 😂 lol", "Ugh, the dog is ugly.", "Sorry, I was away."])
 def test_chat_statements_stay_statements(text: str) -> None:
     assert "not_a_question" in _rules(text)
+
+
+# --- greeting: chat acknowledgements before thanks, Portuguese hellos; IM tokens are no mashing ------
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("kk thx", "questioner"),
+        ("Ha, thanks for all the detail anyway.", "questioner"),
+        ("oii tudo bem?", "questioner"),
+        ("Tudo e você?", "answerer"),
+    ],
+)
+def test_chat_courtesy_is_a_greeting(text: str, role: str) -> None:
+    assert "greeting" in _rules(text, role)
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("Ha, the goat is chewing a hat.", "answerer"),
+        ("Anyway, what is the dog doing?", "questioner"),
+        ("The oil lamp is lit.", "answerer"),
+        ("K, is the dog black?", "questioner"),
+    ],
+)
+def test_content_after_the_same_words_is_no_greeting(text: str, role: str) -> None:
+    assert "greeting" not in _rules(text, role)
+
+
+def test_vowelless_chat_words_are_english() -> None:
+    assert "non_english" not in _rules("thx")
+    assert "non_english" not in _rules("nvm")
+    assert "non_english" in _rules("jjjjj kkkkl")
+    assert "chat_language" in _rules("Tudo e vc?", "answerer")

@@ -19,6 +19,7 @@ IM_TOKENS = frozenset(
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     lil ngl cya tbf istg ily tho
     wdym wots wot ffs lmk rn hbu wbu wyd irl afk omw yw abt thnks tq ikr idts ttys bbl gtg g2g wats wuts
+    vc vcs
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
@@ -50,7 +51,9 @@ _INTERJECTION = re.compile(r"^(?:h*m+|z+|b+r+|g+r+|s+h+|p+s+t+|t+s+k*|h+r+m+p+h+
 
 def is_mash(words: list[str]) -> bool:
     """Every word is a vowelless run of letters that is no interjection ("jjjkkk hhh")."""
-    return bool(words) and all(_VOWELLESS.match(w) and not _INTERJECTION.match(w) for w in words)
+    return bool(words) and all(
+        _VOWELLESS.match(w) and not _INTERJECTION.match(w) and w not in IM_TOKENS for w in words
+    )
 
 
 # "af" closing a clause ("boring af") and "tf" after a question word ("how tf"): texting shorthand that

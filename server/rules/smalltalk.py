@@ -17,7 +17,7 @@ _YOU = r"(?:you|u|ya)"
 _SALUTATIONS = (
     r"hi+|hello+|hey+(?: hey+)?|hiya+|howdy|greetings|yo+|hallo+|heya+|heyo|sup|wass?up|wazz?up|"
     r"helo+|hai|hullo|hellu|ello|hey ya|aloha|"
-    r"ciao|salve|buongiorno|buonasera|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|ol[aá]|oi|"
+    r"ciao|salve|buongiorno|buonasera|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|ol[aá]|oi+|"
     r"bonjour|bonsoir|salut|coucou|guten (?:morgen|tag|abend)|servus|moin|gr[uü](?:ß|ss) gott|hoi|"
     r"hej|goedemorgen|goedemiddag|namaste|namaskar|salaam|salam|shalom|merhaba|konnichiwa|ni ?hao|"
     r"privet|привет|здравствуйте|你好|您好|こんにちは|안녕하세요|안녕|مرحبا|नमस्ते|"
@@ -34,7 +34,7 @@ _SALUTATIONS = (
     # "alright?" or "alright mate" as a hello (a bare "alright," before content acknowledges)
     r"howya|howaya|how'?ya|howzit|howsit|heita|dia (?:duit|dhuit)|goeie (?:m[oô]re|middag|aand)|kia ora|"
     r"alright(?=\s*\?| (?:mate|pal|love|bud|m8)\b)|wa ?alaykum (?:as-?)?salam|"
-    r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom"
+    r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom|tudo (?:e|e a|and) (?:vc|voc[eê]|tu)"
 )
 _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
@@ -147,6 +147,7 @@ _THANKS_FOR = re.compile(
 _ACK = (
     r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|good|got it|i see|"
     r"ah|oh|right(?: so)?|fine|my pleasure|well|fair enough|sound|grand|lovely|top|that'll do(?: me)?|"
+    r"kk?|ha|haha|anyhow|anyway|"
     r"bye(?: now| then)?|hooroo|totsiens|sl[aá]n|doei|cheerio|laters)"
 )
 _CLOSE = (
