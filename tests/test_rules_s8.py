@@ -209,6 +209,7 @@ def _repeats(text: str, *earlier: str) -> bool:
         ("wtf is that dog", "What is the dog?"),
         ("kk last one, is the bucket full", "Is the bucket full of water?"),
         ("What is he holding?", "What is the hiker holding?"),
+        ("Who is standing on the right side?", "Who is on the right?"),  # "side" frames the place
     ],
 )
 def test_reworded_repeats(text: str, earlier: str) -> None:
@@ -223,6 +224,7 @@ def test_reworded_repeats(text: str, earlier: str) -> None:
         ("ugh. how many dogs?", "How many cups are there?"),
         ("Ok so the bowl is clay and the cup is tin.", "Is the bowl made of clay and the cup of tin?"),
         ("What is she holding?", "What is the old man holding?"),
+        ("Who is standing on the right side?", "Who is on the left?"),
     ],
 )
 def test_new_questions_are_not_repeats(text: str, earlier: str) -> None:

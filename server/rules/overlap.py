@@ -174,6 +174,7 @@ _NEUTRAL = frozenset(
     perhaps maybe possibly probably altogether roughly whereabouts besides apart trying mind
     happen happens happening toward towards around breed breeds species
     hell damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
+    side
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
