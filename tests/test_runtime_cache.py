@@ -9,9 +9,9 @@ import time
 from sqlalchemy import func, select
 
 from server.db.models import Turn
-from server.dialog.machine import SendMessage
+from server.dialog.machine import DialogState, SendMessage
 from server.dialog.moderation import Moderator
-from server.dialog.runtime import DialogRuntime
+from server.dialog.runtime import TAG_HEAD, DialogRuntime, compare_key
 from server.services import Services
 from tests.test_lobby import join_in_order, make_workers, start_dialog
 
@@ -110,3 +110,62 @@ async def test_the_rules_see_exactly_the_turns_of_the_state_they_judge(services:
     assert (
         await moderator.judge(fresh, "questioner", "q3", "Is there a dog near the fence?")
     ).rules == again.rules
+
+
+async def test_a_state_stored_without_a_version_tag_is_judged_and_committed(services: Services, stimuli):
+    """A server upgraded mid-study finds states the old server stored: plain JSON, no tag. They
+    are compared whole, and the first commit tags them."""
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    key = services.keys.dialog(dialog_id)
+    tagged = await services.redis.get(key)
+    assert tagged.startswith(TAG_HEAD)
+    old = DialogState.model_validate_json(tagged).model_dump_json()  # what the old server stored
+    await services.redis.set(key, old)
+    fresh = DialogRuntime(services)  # as after the restart: nothing remembered
+    snap = await fresh.snapshot(dialog_id, with_turns=True)
+    assert snap.raw == old and compare_key(snap.raw) == old
+    out = await fresh.try_cached(snap, message("questioner", "q1", "Is anyone swimming?"))
+    assert out is not None and out.changed
+    stored = await services.redis.get(key)
+    assert stored.startswith(TAG_HEAD) and compare_key(stored) != stored
+    assert DialogState.model_validate_json(stored) == out.state
+    # the remembered, tagged state goes on being committed by its tag
+    out = await fresh.try_cached(
+        fresh.cached(dialog_id), message("answerer", "a1", "No, the beach is empty.")
+    )
+    assert out is not None and (out.state.seq, out.state.turn) == (2, "questioner")
+    assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == 2
+
+
+async def test_an_untagged_write_beside_us_makes_the_remembered_state_stale(services: Services, stimuli):
+    """An old server still running beside this one writes states without a tag: a tag this process
+    remembers then fails the compare, whatever the state holds."""
+    here = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, here, stimuli)
+    snap = await here.snapshot(dialog_id, with_turns=True)
+    key = services.keys.dialog(dialog_id)
+    # the old server accepted an event that left the state as it was (e.g. a reconnect)
+    await services.redis.set(key, snap.state.model_dump_json())
+    assert await here.try_cached(snap, message("questioner", "q1", "Is it raining?")) is None
+    assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == 0
+    # judged again on a fresh read (compared whole), the message goes through
+    out = await here.handle(dialog_id, lambda now: message("questioner", "q1", "Is it raining?"))
+    assert out is not None and out.changed and out.state.seq == 1
+    assert (await services.redis.get(key)).startswith(TAG_HEAD)
+
+
+async def test_every_write_has_its_own_tag(services: Services, stimuli):
+    """Tags never repeat, across processes either: a state that went A -> B -> A' never passes
+    for the A a process remembers."""
+    here, there = DialogRuntime(services), DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, here, stimuli)
+    key = services.keys.dialog(dialog_id)
+    seen = {compare_key(await services.redis.get(key))}
+    for i, runtime in enumerate([here, there, here, there]):
+        role = "questioner" if i % 2 == 0 else "answerer"
+        assert await runtime.handle(
+            dialog_id, lambda now, r=role, i=i: message(r, f"m{i}", f"Message {i} here.")
+        )
+        seen.add(compare_key(await services.redis.get(key)))
+    assert len(seen) == 5

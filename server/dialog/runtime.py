@@ -11,8 +11,10 @@ the deadlines the transition made and unmade, and to the database before the sen
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
+import os
 import random
 import time
 from collections.abc import Callable
@@ -66,13 +68,28 @@ def finalize_member(dialog_id: str) -> str:
     return f"final|{dialog_id}|-|0"
 
 
-# KEYS: state, log, forms, deadlines, active dialogs, meta. ARGV: snapshot, new state, final
-# (0/1), keep seconds, dialog id, then counted groups: log entries; form (field, value) pairs;
-# deadlines to add (score, member); deadlines to drop.
+# A stored state starts with its version tag, '{"v":"<tag>",' (a JSON field DialogState ignores):
+# a tag names one write, unique across processes and restarts (a random per-process part and a
+# counter), so the commit compares the tag instead of the whole state (2-4 KB, which would go to
+# Redis twice a message). A state stored without a tag (by a server before tags, or one of
+# those still running beside this one) is compared whole, as those servers compare it; a state
+# they write after ours has no tag, so a tag we remember no longer matches it.
+TAG_HEAD = '{"v":"'
+
+# KEYS: state, log, forms, deadlines, active dialogs, meta. ARGV: the stored state's tag prefix
+# (ends with ',') or, for an untagged state, the whole stored state; final (0/1), keep seconds,
+# dialog id, then counted groups: log entries; form (field, value) pairs; deadlines to add
+# (score, member); deadlines to drop; last, the new state (last, so that redis-py does not copy
+# it again with each argument after it when packing the command).
 COMMIT_LUA = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-local i = 6
+local cur = redis.call('GET', KEYS[1])
+if not cur then return 0 end
+local want = ARGV[1]
+if string.byte(want, -1) == 44 then
+  if string.sub(cur, 1, #want) ~= want then return 0 end
+elseif cur ~= want then return 0 end
+redis.call('SET', KEYS[1], ARGV[#ARGV])
+local i = 5
 local n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do redis.call('RPUSH', KEYS[2], ARGV[i]); i = i + 1 end
 n = tonumber(ARGV[i]); i = i + 1
@@ -81,18 +98,50 @@ n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do redis.call('ZADD', KEYS[4], ARGV[i], ARGV[i + 1]); i = i + 2 end
 n = tonumber(ARGV[i]); i = i + 1
 for _ = 1, n do redis.call('ZREM', KEYS[4], ARGV[i]); i = i + 1 end
-if ARGV[3] == '1' then
-  redis.call('ZREM', KEYS[5], ARGV[5])
-  for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[6]}) do redis.call('EXPIRE', key, ARGV[4]) end
+if ARGV[2] == '1' then
+  redis.call('ZREM', KEYS[5], ARGV[4])
+  for _, key in ipairs({KEYS[1], KEYS[2], KEYS[3], KEYS[6]}) do redis.call('EXPIRE', key, ARGV[3]) end
 end
 return 1
 """
 
 
+def compare_key(raw: str) -> str:
+    """What :data:`COMMIT_LUA` compares a stored state by: its tag prefix, or the whole state
+    when it has no tag."""
+    if raw.startswith(TAG_HEAD):
+        return raw[: raw.index('"', len(TAG_HEAD)) + 2]
+    return raw
+
+
+# the stored messages and forms: json.dumps' own C encoder, made once instead of at each call
+# (the same text as json.dumps)
+_c_encoder = json.encoder.c_make_encoder  # type: ignore[attr-defined]
+if _c_encoder is not None:
+    _encode = _c_encoder(
+        None,  # no circular-reference check: these are flat dicts
+        json.JSONEncoder().default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ": ",
+        ", ",
+        False,
+        False,
+        True,
+    )
+
+    def dumps(value: dict) -> str:
+        """``json.dumps(value)`` for the dicts of plain values the runtime stores."""
+        return "".join(_encode(value, 0))
+else:  # pragma: no cover (a Python without the _json accelerator)
+    dumps = json.dumps
+
+
 @dataclass(frozen=True)
 class Snapshot:
-    """The stored state of a dialog as read (``raw`` is what the commit compares against),
-    with its accepted messages when the caller needs the history."""
+    """The stored state of a dialog as read (the commit compares ``raw``'s tag, or ``raw`` whole
+    when it has none, with what is stored), with its accepted messages when the caller needs the
+    history."""
 
     raw: str
     state: DialogState
@@ -160,6 +209,12 @@ class DialogRuntime:
         self._background: set[asyncio.Task[None]] = set()
         # concurrent messages' commits share a pipeline (see server/script_batch.py)
         self._commit = ScriptBatch(services.redis, services.redis.register_script(COMMIT_LUA))
+        self._tag_base = os.urandom(6).hex()  # this runtime's part of the version tags
+        self._tag_count = itertools.count(1)
+
+    def _stored(self, state: DialogState) -> str:
+        """The state as stored: its JSON with a new version tag in front (see :data:`TAG_HEAD`)."""
+        return f'{TAG_HEAD}{self._tag_base}{next(self._tag_count):x}",{state.model_dump_json()[1:]}'
 
     # ------------------------------------------------------------------ start
 
@@ -205,9 +260,7 @@ class DialogRuntime:
         deadlines = {deadline_member(match_id, e): e.at for e in out.effects if isinstance(e, Schedule)}
         # the handshake deadline may have fired meanwhile (requeued both, returned the lease):
         # then the dialog must not start, or its workers would also be queued
-        if not await s.lobby.seat(
-            match_id, info, out.state.model_dump_json(), json.dumps(meta), now, deadlines
-        ):
+        if not await s.lobby.seat(match_id, info, self._stored(out.state), json.dumps(meta), now, deadlines):
             await self._start_failed(match_id)
             return None
         await self._effects(out)
@@ -327,8 +380,8 @@ class DialogRuntime:
         moved first. The result is remembered (with the messages, when ``snap`` had them)."""
         k, dialog_id = self.s.keys, out.state.id
         state_key = k.dialog(dialog_id)
-        logs = [json.dumps(e.__dict__) for e in out.effects if isinstance(e, StoreTurn)]
-        forms = [(e.phase, json.dumps(e.__dict__)) for e in out.effects if isinstance(e, StoreForm)]
+        logs = [dumps(e.__dict__) for e in out.effects if isinstance(e, StoreTurn)]
+        forms = [(e.phase, dumps(e.__dict__)) for e in out.effects if isinstance(e, StoreForm)]
         added = {e for e in out.effects if isinstance(e, Schedule)}
         extra: list[tuple[float, str]] = []
         if out.state.final and any(isinstance(e, Finalize) for e in out.effects):
@@ -337,9 +390,9 @@ class DialogRuntime:
         before = snap.pending if snap.pending is not None else pending_deadlines(snap.state, self.s.policy)
         after = frozenset(pending_deadlines(out.state, self.s.policy))
         dropped = before - after
-        raw = out.state.model_dump_json()
-        args: list[str | int] = [snap.raw, raw, int(out.state.final), KEEP_SECONDS]
-        args += [dialog_id, len(logs), *logs, len(forms)]
+        raw = self._stored(out.state)
+        args: list[str | int] = [compare_key(snap.raw), int(out.state.final), KEEP_SECONDS, dialog_id]
+        args += [len(logs), *logs, len(forms)]
         for field_, value in forms:
             args += [field_, value]
         args.append(len(added) + len(extra))
@@ -349,6 +402,7 @@ class DialogRuntime:
             args += [repr(at), member]
         args.append(len(dropped - added))
         args += [deadline_member(dialog_id, eff) for eff in dropped - added]
+        args.append(raw)
         keys = [
             state_key,
             k.dialog_log(dialog_id),
