@@ -9,10 +9,10 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import DataError, ResponseError
 
 from server.redis_conn import connect
-from server.script_batch import ScriptBatch
+from server.script_batch import ScriptBatch, pack
 from tests.conftest import free_port
 
 # a fresh comment gives the script a SHA that no Redis has loaded yet (the NOSCRIPT path)
@@ -76,3 +76,16 @@ async def test_calls_made_one_after_another_each_go_out(redis_key):
     batch = fresh_batch(redis)
     for i in range(3):
         assert (await asyncio.wait_for(batch(keys=[key], args=["x"]), 5))[1] == i + 1
+
+
+def test_commands_are_packed_as_redis_py_packs_them():
+    from redis.asyncio.connection import Connection
+
+    conn = Connection()
+    sha = "a" * 40
+    head = b"$7\r\nEVALSHA\r\n$40\r\n" + sha.encode() + b"\r\n"
+    keys = ["k:1", "k:\u00e9"]
+    args = ["x" * 7000, 0, 12, -3, 1764124865.123456, "", b"\x00raw", "\u2603 snow"]
+    assert pack(head, keys, args) == b"".join(conn.pack_command("EVALSHA", sha, len(keys), *keys, *args))
+    with pytest.raises(DataError):
+        pack(head, keys, [None])
