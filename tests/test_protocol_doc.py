@@ -9,6 +9,8 @@ import re
 import types
 from typing import Any, Union, get_args, get_origin
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from server import tokens, ws
@@ -216,3 +218,23 @@ def test_the_example_exchange_is_what_the_machine_does():
             shown[role].append(("done",))
     assert shown == expected
     assert state.status == "complete"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    client_id=st.text(min_size=1, max_size=64),
+    seq=st.one_of(st.none(), st.integers(min_value=0, max_value=10**6)),
+    text=st.text(max_size=600),
+    at=st.floats(min_value=0, max_value=4e9, allow_nan=False),
+    role=st.sampled_from(["questioner", "answerer"]),
+)
+def test_the_frames_built_by_hand_are_the_models_json(client_id, seq, text, at, role):
+    """The chat path writes ``ack`` and ``message`` frames without building their models."""
+    assert p.ack_json(client_id, seq) == p.Ack(client_id=client_id, seq=seq).model_dump_json()
+    model = p.Message(seq=seq or 0, round=3, role=role, text=text, at=at)
+    assert p.message_json(seq or 0, 3, role, text, at) == model.model_dump_json()
+    for time_ in (1764124865.0, 1764124865.123456, 0.1 + 0.2, 1e-7):
+        model = p.Message(
+            seq=1, round=1, role=role, text='a "quoted" \\ line\n\u00e9\u2028\U0001f600', at=time_
+        )
+        assert p.message_json(1, 1, role, model.text, time_) == model.model_dump_json()

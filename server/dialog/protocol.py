@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import to_json
+
+
+def _json(value: object) -> str:
+    return to_json(value).decode()
+
 
 PROTOCOL_VERSION = 1
 
@@ -191,6 +197,22 @@ class Ack(_Frame):
     type: Literal["ack"] = "ack"
     client_id: str
     seq: int | None = None
+
+
+def ack_json(client_id: str, seq: int | None) -> str:
+    """``Ack(client_id=..., seq=...).model_dump_json()``, without building the model: two of the
+    three frames out per chat message are this and :func:`message_json` (the same text, through
+    the same JSON serializer; tests/test_protocol_doc.py checks them against the models)."""
+    return f'{{"type":"ack","client_id":{_json(client_id)},"seq":{"null" if seq is None else int(seq)}}}'
+
+
+def message_json(seq: int, round: int, role: Role, text: str, at: float) -> str:
+    """``Message(seq=..., round=..., role=..., text=..., at=...).model_dump_json()`` (see
+    :func:`ack_json`)."""
+    return (
+        f'{{"type":"message","seq":{int(seq)},"round":{int(round)},"role":{_json(role)},'
+        f'"text":{_json(text)},"at":{_json(float(at))}}}'
+    )
 
 
 class Warning_(_Frame):

@@ -435,7 +435,7 @@ class DialogRuntime:
         for eff in out.effects:
             match eff:
                 case Acknowledge(role=role, client_id=cid, seq=seq):
-                    await self.s.send(st.workers[role], p.Ack(client_id=cid, seq=seq))
+                    await self.s.hub.send(st.workers[role], p.ack_json(cid, seq))
                 case Relay(seq=seq):
                     turn = next(t for t in turns if t.seq == seq)
                     await self._relay(st, turn)
@@ -452,8 +452,7 @@ class DialogRuntime:
                     await self._finish(st, role)
 
     async def _relay(self, st: DialogState, turn: StoreTurn) -> None:
-        frame = p.Message(seq=turn.seq, round=turn.round, role=turn.role, text=turn.text, at=turn.at)
-        data = frame.model_dump_json()
+        data = p.message_json(turn.seq, turn.round, turn.role, turn.text, turn.at)
         for worker in st.workers.values():
             await self.s.hub.send(worker, data)
 
