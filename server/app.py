@@ -34,6 +34,15 @@ from server.ws import WorkerSocket
 
 FRONTEND = REPO_ROOT / "frontend"
 _WORKER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+# The collector's thresholds while serving (Python's default: 700, 10, 10). Each chat message
+# leaves objects that live until the dialog's next message (its state with a dozen dicts, the
+# stored turn, the rules' view of it); under load they outlive the default's young generations,
+# so the collector's full passes ran every few seconds, walking every live dialog's objects
+# (up to ~140 ms each). At saturation (200 pairs) the collector took 16-25 % of the server's CPU
+# with the defaults and ~4 % with these, whose longest pause was ~45 ms (docs/benchmarks.md,
+# session 8). Objects are still freed by reference counting as before; only reference cycles
+# wait longer to be collected.
+GC_THRESHOLDS = (10_000, 10, 10)
 
 
 class SessionRequest(BaseModel):
@@ -84,9 +93,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # paused the event loop for 0.1-0.5 s at a time under load (measured: docs/benchmarks.md)
         gc.collect()
         gc.freeze()
+        thresholds = gc.get_threshold()
+        gc.set_threshold(*GC_THRESHOLDS)
         try:
             yield
         finally:
+            gc.set_threshold(*thresholds)
             beat.cancel()
             await sweeper.stop()
             await services.close()
