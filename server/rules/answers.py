@@ -78,15 +78,33 @@ _ASK_BACK_OPENERS = frozenset("which what who whose where is are does do did was
 _ASK_BACK_WORDS = INTERROGATIVES | frozenset(
     """
         sorry soz pardon huh eh hm hmm what wut wat come again mean meant like say that you u ya ye do
-        mate man dude bro pal love hun english speak excuse me really seriously and so oh um uh
+        mate man dude bro pal love hun english speak excuse me really seriously and so oh um uh wdym wym
         wie bitte was hä quoi comment hein pardón perdón perdon qué que cómo como scusa cosa wat nou
         """.split()
 )
 
 
+# "Relative how?", "Limited how?": a word of the partner's question echoed and asked about (not "Blue,
+# why?", which answers first).
+_ECHO_ASKERS = frozenset("how what why which where who whom when".split())
+
+
 def _brief_ask_back(ctx: Context) -> bool:
     words = ctx.words
-    return 0 < len(words) <= 3 and all(w in _ASK_BACK_WORDS for w in words) and asks_back(ctx.lower)
+    if not 0 < len(words) <= 3 or not asks_back(ctx.lower):
+        return False
+    if all(w in _ASK_BACK_WORDS for w in words):
+        return True
+    return (
+        len(words) > 1
+        and words[-1] in _ECHO_ASKERS
+        and ctx.lower.rstrip().endswith("?")
+        and "," not in ctx.lower
+        and words[0] not in _AFFIRM
+        and not any(w.isdigit() or w in _DESCRIPTIVE for w in words)
+        and bool(ctx.history)
+        and words[0] in T.words(T.normalise(str(ctx.history[-1].get("text", ""))))
+    )
 
 
 # A reply made only of greeting, thanks or farewell words ("Hello.", "Bye!", "You're welcome!") answers a
@@ -99,7 +117,7 @@ _COURTESY_WORDS = frozenset(
     soon again also as well very much so a lot most all the my dear friend partner there hello's it's
     great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
     youre ur r ta now kindly ya worries laters hooroo tara cheerio totsiens slán slan abhaile doei ciao tchau
-    adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright
+    adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright then
     """.split()
 )
 _COURTESY_CORE = frozenset(
@@ -128,7 +146,14 @@ def _courtesy_reply(ctx: Context) -> bool:
     return (
         bool(words and ctx.history)  # a reply: the partner spoke first
         and (
-            (all(w in _COURTESY_WORDS for w in words) and not _COURTESY_CORE.isdisjoint(words))
+            (
+                all(w in _COURTESY_WORDS for w in words)
+                # "You too.", "u too": a pleasantry returned
+                and (
+                    not _COURTESY_CORE.isdisjoint(words)
+                    or (words[-1] == "too" and words[-2:-1] in (["you"], ["u"]))
+                )
+            )
             # a courtesy in a script without Latin letters ("وعليكم السلام", "さようなら")
             or not any("a" <= c <= "z" for c in ctx.lower)
         )

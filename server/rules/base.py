@@ -173,6 +173,9 @@ class Rule:
     # rules whose own detector, when it hits, stands this rule's classifier down: "how are you
     # today?" is small talk the greeting rule already names, not also chitchat about the day
     classifier_defers_to: frozenset[str] = frozenset()
+    # a test on the message that, when true, stands this rule's classifier down (its own detector still
+    # runs): "I beg your pardon, I do not follow." talks about the chat, not the worker's life
+    classifier_spared_by: Callable[[Context], bool] | None = None
 
     @property
     def default_severity(self) -> Severity:

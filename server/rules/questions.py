@@ -457,6 +457,32 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
     return any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU)
 
 
+# What a depicted person or animal visibly shows ("Would you say the boy looks carefree and happy as he
+# rides?", "Does the old woman seem tired?") and what kind of artwork it is ("was it a photo or a
+# painting?") ask about the content (labeling guide): they stand the asks_feelings classifier down. The
+# detector still judges them (a viewer's-response word such as "creepy" asks feelings wherever it is).
+_DEPICTED_BEING = (
+    r"(?:man|woman|men|women|boy|girl|boys|girls|child|children|kid|kids|people|person|lady|ladies|guy|"
+    r"gentleman|figure|figures|baby|clown|soldier|soldiers|king|queen|mother|father|crowd|family|couple|"
+    r"model|bride|groom|sailor|sailors|dog|dogs|cat|cats|horse|horses|bird|birds|animal|animals)"
+)
+_CONTENT_ASKED = re.compile(
+    rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{_DEPICTED_BEING} "
+    r"(?:look|looks|looked|seem|seems|seemed|appear|appears|appeared)\b"
+    r"|\b(?:he|she|they) (?:look|looks|seem|seems|appear|appears)\b"
+    r"|^(?:\w+[,.]? )?(?:is|was) (?:it|this|that) (?:a|an) (?:photo|photograph|painting|drawing|print|"
+    r"sculpture|poster|sketch|watercolou?r|etching|collage|mural)\b"
+)
+_CONTENT_ASKED_TRIGGERS = frozenset(
+    "look looks looked seem seems seemed appear appears appeared photo photograph painting drawing print "
+    "sculpture poster sketch watercolor watercolour etching collage mural".split()
+)
+
+
+def _asks_about_content(ctx: Context) -> bool:
+    return not ctx.wordset.isdisjoint(_CONTENT_ASKED_TRIGGERS) and ctx.finds(_CONTENT_ASKED)
+
+
 # Generic questions are matched on the whole message after trimming politeness and naming the
 # artwork one way, so "what is the man in the picture holding?" never matches "what is in IMG".
 _POLITE_START = re.compile(
@@ -789,7 +815,7 @@ INTERROGATIVES = frozenset(
     wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
     list mention say give please pls plz let share elaborate any anything anyone anybody
     wat wut wht whr wher hw continue walk paint keep go summarize summarise sum sketch talk run fill break
-    wtf wth whats wats wot wots whos hows wheres whr r carry
+    wtf wth whats wats wot wots whos hows wheres whr r carry waht whta hwat wich
     """.split()
 )
 _CLAUSE_START = re.compile(
@@ -798,7 +824,7 @@ _CLAUSE_START = re.compile(
     r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo|"
     # chat openers before the question word: "wait where does it go", "omg is that a bunny"
     r"wait|omg|oh|ah|lol|um+|uh+|btw|bro|dude|last question|one more question|quick question|"
-    r"hang on|kk|k|ugh+|soz|sry|sorry|"
+    r"hang on|kk|k|ugh+|soz|sry|sorry|quick one|"
     r"final question)\s+)*"
     r"([a-z']+)(?= ([a-z']+)|)"
 )
@@ -841,11 +867,34 @@ _QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e", "\u1367")
 _MID_QUESTION = re.compile(r"\b(?:is|are|r|was|were) (?:which|how many|how much|whose)\b|\bor not\s*$")
 
 
+# Question words of other languages, asked without "?" or "¿": "que raza de perro es", "y la botella como
+# es", "qu'est-ce qu'il y a...". At the start of a clause (after "y"/"e"/"et"/"und" too) or, for "what
+# is it like" ("como es", "qué es"), at the end; with its accent anywhere. Their non-English is the
+# non_english rule's to flag.
+_FOREIGN_ASKERS = frozenset(
+    """
+    que qué como cómo cual cuál cuales cuáles donde dónde quien quién quiénes cuanto cuánto cuantos cuántos
+    cuantas cuántas qu'est-ce quel quelle quels quelles combien pourquoi est-ce wie wer welche welcher welches
+    warum cosa quanti quante quanto qual quais quantos porquê perché hoe waar welke
+    """.split()
+)
+_FOREIGN_ASK = re.compile(
+    r"(?:^|[,.;:!]\s*|\b(?:y|e|et|und|en)\s+)(?:qu[eé]|c[oó]mo|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n|"
+    r"cu[aá]nt[oa]s?|qu'est-ce|quel(?:le)?s?|combien|pourquoi|est-ce|wie|wer|welche[rs]?|warum|cosa|"
+    r"quant[ieo]|qual|quais|quantos|porquê|perché|hoe|waar|welke)\b"
+    r"|\b(?:c[oó]mo|qu[eé]|d[oó]nde) (?:es|est[aá]|son|hay)\s*$"
+    # written with its accent, the Spanish word asks wherever it stands: "de qué color es"
+    r"|(?:^|\s)(?:qué|cómo|dónde|cuál|cuáles|quién|quiénes|cuántos|cuántas|cuánto)(?=\s|$)"
+)
+
+
 def is_question(ctx: Context) -> bool:
     text = ctx.text
     if "?" in text or (not text.isascii() and any(mark in text for mark in _QUESTION_MARKS)):
         return True
     if _MID_QUESTION.search(ctx.lower):
+        return True
+    if not ctx.wordset.isdisjoint(_FOREIGN_ASKERS) and _FOREIGN_ASK.search(ctx.lower):
         return True
     lower = _EXCLAIMED.sub(",", _LEAD_IN.sub("", ctx.lower))
     if _REQUEST.search(lower) or lower.rstrip(" .!").endswith(" please"):
@@ -874,6 +923,7 @@ RULES = [
         summary="The questioner asks the answerer's feelings, opinion or liking of the artwork.",
         config=AsksFeelingsConfig,
         detect=detect_asks_feelings,
+        classifier_spared_by=_asks_about_content,
     ),
     Rule(
         id="generic_question",

@@ -127,7 +127,12 @@ def _judge(ctx: Context, active: Active, model: learned.Model | None) -> RuleRes
     if model is not None:
         fired = [rule.id for (rule, _, _), hit in zip(active, detected, strict=True) if hit]
         for i, (rule, cfg, threshold) in enumerate(active):
-            if threshold is not None and not detected[i] and rule.classifier_defers_to.isdisjoint(fired):
+            if (
+                threshold is not None
+                and not detected[i]
+                and rule.classifier_defers_to.isdisjoint(fired)
+                and (rule.classifier_spared_by is None or not rule.classifier_spared_by(ctx))
+            ):
                 detected[i] = _learned_logit(ctx, rule.id, model, fired) >= threshold
                 if detected[i] and not cfg.classifier_bounces:  # the classifier alone: a warning
                     severity[i] = "soft"

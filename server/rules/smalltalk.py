@@ -394,7 +394,9 @@ _LIFE_NOUN = (
     r"(?:night )?shift|day job|honeymoon|(?:late )?(?:husband|wife)|grand(?:sons?|daughters?|children|kids)|"
     r"nephews?|nieces?|family|kids|children|parents|pets?|dogs?|cats?|hobby|hobbies|plans|"
     r"browser|mouse|coffee|tea|plants?|heating|rent|roommate|flatmate|partner (?:is|was|has)|"
-    r"own (?:dinner|lunch|food|kids?|dog|cat|house)|first language|native language|english|accent"
+    r"own (?:dinner|lunch|food|kids?|dog|cat|house)|first language|native language|accent|"
+    # "Sorry, my English is poor.": an apology for the language of the chat, not the worker's life
+    r"english(?! (?:is|isn't|was|wasn't|not)\b)"
 )
 _LIFE_GROUPS = [
     (
@@ -483,7 +485,7 @@ _LIFE_GROUPS = [
         # excuses for a pause
         "sorry apologies sec second moment minute bear",
         r"\b(?:sorry|apologies),? (?:i'm|i am|i was|for being|my|i had to|if i'm) (?:so |a bit |being )?"
-        r"(?:slow|late|away|afk|busy|in the|distracted|\w+ (?:just|is|was))"
+        r"(?:slow|late|away|afk|busy|in the|distracted|(?!english )\w+ (?:just|is|was))"
         r"|(?:^|[.,!;] |\b(?:wait|hold on|give me|need) )(?:one|a|just a) (?:sec|second|moment|minute)"
         r"(?:,|\.|!|$| please)|\bbear with me\b",
     ),
@@ -791,6 +793,29 @@ _PERSONAL_QUESTION = re.compile(
 )
 
 
+# The chat itself: a message asked again or missed, not following, not reading a language ("Did you skip
+# my last message?", "I am sorry, my memory fails me: how many ... did you say?", "I beg your pardon, I do
+# not follow.", "I am afraid I do not read French."). Such words stand the off_topic classifier down; the
+# detector's word groups still judge the rest of the message.
+_REPAIR_TRIGGERS = frozenset(
+    "say said mean meant message messages question answer reply memory follow understand read pardon "
+    "english".split()
+)
+_REPAIR = re.compile(
+    rf"\b(?:did|do) {_YOU} (?:just )?(?:say|mean|skip|miss|see|read|get) (?:my|what i)\b"
+    rf"|\bdid {_YOU} (?:just )?(?:say|mean)\b"
+    r"|\b(?:my|your|the) (?:last|previous|earlier|first) (?:message|question|answer|reply)\b"
+    r"|\bmy english (?:is|isn't|was|wasn't|not)\b"
+    r"|\bmy memory (?:fails|failed|is (?:bad|poor|terrible|awful|going|not))\b|\bbeg your pardon\b"
+    r"|\b(?:do not|don't|dont|did not|didn't|can't|cannot|could not|couldn't) (?:quite |really )?"
+    r"(?:follow|understand|read)\b"
+)
+
+
+def _about_the_chat(ctx: Context) -> bool:
+    return not ctx.wordset.isdisjoint(_REPAIR_TRIGGERS) and bool(_REPAIR.search(ctx.lower))
+
+
 def _answers_personal_question(ctx: Context) -> bool:
     if not ctx.history or len(ctx.words) > 12:
         return False
@@ -824,5 +849,6 @@ RULES = [
         config=OffTopicConfig,
         detect=detect_off_topic,
         classifier_defers_to=frozenset({"greeting"}),
+        classifier_spared_by=_about_the_chat,
     ),
 ]
