@@ -81,6 +81,7 @@ def test_other_brief_replies_stay_short(text: str) -> None:
     [
         "de qué color es el coche",
         "que raza es el perro",
+        "y eso qué es",
         "y el perro como es",
         "qu'est-ce qu'elle tient dans la main",
         "wie viele Kinder spielen im Garten",
@@ -97,6 +98,8 @@ def test_unmarked_questions_are_questions(text: str) -> None:
     "text",
     [
         "el perro que corre es blanco",  # a relative "que" in a statement
+        "Qué lindo, gracias.",  # an exclamation
+        "que hermoso!",
         "la mujer tiene un vestido rojo",
         "the waht sign is red",
         "quick one, the sky is blue",

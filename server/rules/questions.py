@@ -878,13 +878,15 @@ _FOREIGN_ASKERS = frozenset(
     warum cosa quanti quante quanto qual quais quantos porquê perché hoe waar welke
     """.split()
 )
+# "Qué bonito, gracias.", "que lindo!": "what" and one word ending the sentence exclaims.
+_NOT_EXCLAIMED = r"(?! [^\W\d_]+(?:\s*[,.!;]|\s*$))"
 _FOREIGN_ASK = re.compile(
-    r"(?:^|[,.;:!]\s*|\b(?:y|e|et|und|en)\s+)(?:qu[eé]|c[oó]mo|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n|"
+    rf"(?:^|[,.;:!]\s*|\b(?:y|e|et|und|en)\s+)(?:qu[eé]{_NOT_EXCLAIMED}|c[oó]mo|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n|"
     r"cu[aá]nt[oa]s?|qu'est-ce|quel(?:le)?s?|combien|pourquoi|est-ce|wie|wer|welche[rs]?|warum|cosa|"
     r"quant[ieo]|qual|quais|quantos|porquê|perché|hoe|waar|welke)\b"
     r"|\b(?:c[oó]mo|qu[eé]|d[oó]nde) (?:es|est[aá]|son|hay)\s*$"
     # written with its accent, the Spanish word asks wherever it stands: "de qué color es"
-    r"|(?:^|\s)(?:qué|cómo|dónde|cuál|cuáles|quién|quiénes|cuántos|cuántas|cuánto)(?=\s|$)"
+    rf"|(?:^|\s)(?:qué{_NOT_EXCLAIMED}|cómo|dónde|cuál|cuáles|quién|quiénes|cuántos|cuántas|cuánto)(?=\s|$)"
 )
 
 
