@@ -240,7 +240,12 @@ _IMPOSES = re.compile(
             # the same with "its" typed for "it's" ("yeah its really pretty"); only when the judgement
             # ends the clause, so the possessive "its gloomy sky is grey" stays a description
             rf"(?:^|[.!,;] ?|\bbut |\band |\byeah |\bno |\bhonestly )its (?:a |an )?{_DEGREE}{_EFFECT}"
-            r"(?=\s*(?:$|[.!,;?]|as\b|and\b|but\b|though\b|honestly\b|tbh\b|ngl\b))",
+            r"(?=\s*(?:$|[.!,;?]|as\b|and\b|but\b|though\b|honestly\b|tbh\b|ngl\b|lol\b|lmao\w*|haha\w*))",
+            # "It is nice, a lovely glowing orange...": "nice" alone ending the clause judges
+            r"(?:^|[.!;] ?)(?:it|this|that)(?:'s| is| was) (?:very |really |so |quite |pretty )?nice"
+            r"(?=\s*(?:[,.!;]|$))",
+            # a verdict exclaimed at the end: "... a dog biting the unicorn's neck, so sad"
+            rf"[,;.!] (?:so|how|just|really|very) (?:{_EFFECT}|{_STATE})\s*[.!]*$",
             # "a sad painting", "a very creepy scene"
             rf"\b(?:a|an|such a|such an|very|really|so|the most) {_DEGREE}(?:{_EFFECT}|{_STATE})"
             rf"(?:, [\w-]+)? (?:{_ART}|one)\b",
@@ -271,7 +276,7 @@ _IMPOSES = re.compile(
 _IMPOSES_TRIGGERS = T.literal_words(_EFFECT, _STATE, _VIEWER_EMOTION) | frozenset(
     """
     make makes making made feel feels felt get gets give gives love like hate dislike adore enjoy feeling
-    emotion mood evoke evokes bring brings inspire inspires trigger triggers convey conveys
+    emotion mood evoke evokes bring brings inspire inspires trigger triggers convey conveys nice
     """.split()
 )
 
@@ -354,6 +359,7 @@ _VERDICT_FILLER = frozenset(
     but in way ugh wow oh just that it is it's this all as anything overall touch really to look at see
     honestly frankly ngl imo tbh so very truly absolutely genuinely utterly incredibly deeply totally
     super quite rather kinda kind of pretty bloody damn also too most ever little yes yeah yep no nope
+    total complete absolute utter such what lol lmao haha omg
     """.split()
 )
 _SENTENCE_END = re.compile(r"[^.!?;]+")

@@ -45,7 +45,7 @@ _BLOCKLIST = re.compile(
     r"damn(?:it| it| you)?|goddamn\w*|"
     r"i hate (?:you|u)|kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys|"
     # the partner called blind or stupid without a swear word
-    r"(?:are|r) (?:you|u) (?:\w+ )?(?:blind|deaf|stupid|dumb|dense|thick|brain-?dead|illiterate)|"
+    r"(?:are|r) (?:you|u) (?:\w+ )?(?:blind|deaf|stupid|dumb|dense|thick|brain-?dead|illiterate|senile|daft)|"
     r"(?:do|have) (?:you|u) (?:even )?(?:got |have )?(?:eyes|a brain)(?= *(?:[?!.,]|$))|"
     r"can'?t (?:you|u) (?:even )?read|learn (?:how )?to read|use your (?:eyes|brain)"
     r")\b"
@@ -206,6 +206,19 @@ _INSULT = re.compile(
             r"cobblers|bs)\b(?! (?:bins?|cans?|heaps?|piles?|collectors?|carts?|on the|in the|lying))",
             r"\b(?:questions?|question is|questions are) (?:are |is )?(?:so )?"
             r"(?:lame|trash|rubbish|pointless|brainless|idiotic)\b",
+            # the partner called names at the end of a sentence: "chill out you old fossil", "Likewise, you
+            # illiterate troll.", "find another job, you ungrateful pup." (not "thank you, old friend")
+            r"\b(?:you|u) (?:old|little|ungrateful|illiterate|ignorant|senile|arrogant|rude|stupid|pathetic|"
+            r"useless|clueless|daft|dumb|nasty|miserable) (?!(?:friend|pal|mate|chap|things?|ones?|man|boy|"
+            r"girl|lady|dear|sir|madam|fellow|soul|timer|hand)\b)[a-z]+(?=\s*(?:[.!?]|$))",
+            r"\bworst (?:partner|answerer|questioner|person|player|teammate|worker) (?:ever|in the world|"
+            r"of all time)\b",
+            # "bloody" said of the artwork or the partner's words: "it's bloody stunning", "speak bloody
+            # english"; not "the knife is bloody", "his face is bloody from the fight"
+            r"\b(?:it's|its|it is|that's|thats|so|really|(?:speak|write|use|learn|answer|read)) bloody "
+            r"(?!(?:at|on|in|from|with|and|or|to|by|red|all|over|where|when|that)\b)[a-z]+",
+            r"\bfor (?:god'?s|gods|christ'?s|christs) sake\b"
+            r"|^(?:oh |good )?(?:jesus(?: christ)?|jeez|geez) (?:i|i've|i'm|you|u|ur|just|stop)\b",
             # mild swearing and telling the partner off
             # "bloody" as an intensifier (before an adjective), not a bloody sword or battle
             r"\bbloody (?:hell|well|obvious\w*|stupid|awful|terrible|annoying|useless|ridiculous|boring|"
@@ -286,6 +299,8 @@ _INSULT_TRIGGERS = frozenset(
     mingers munter munters bugger buggers sodding bleeding spaz spastic spastics bogan bogans yob yobs
     yobbo yobbos lout louts chav chavs cheapskate cheapskates skinflint skinflints tightwad tightwads
     ass asses damned damn goddamned
+    ungrateful illiterate ignorant senile arrogant rude nasty old daft partner answerer questioner
+    person player teammate worker stunning gods god's christ's christs jesus jeez geez
     dipstick dipsticks eejit eejits gobshite gobshites wazzock wazzocks dunce dunces dork dorks dweeb
     dweebs bozo bozos galah galahs plank wally melt tool donkey nugget weapon walnut spanner lemon knows
     """.split()

@@ -15,7 +15,7 @@ from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
 _YOU = r"(?:you|u)"
 _ART = (
     r"(?:it|this|that|(?:the|this|that) (?:painting|picture|image|artwork|art|art piece|piece|work|scene|"
-    r"photo|canvas|portrait|landscape|drawing|pic))"
+    r"photo|canvas|portrait|landscape|drawing|pic|poster|print|photograph|sculpture|mural|tapestry))"
 )
 _FEELINGS = (
     r"(?:happy|sad|scared|afraid|frightened|angry|upset|calm|relaxed|peaceful|excited|amused|disgusted|"
@@ -41,7 +41,8 @@ _PLAIN = r"(?:(?:warm|cold|dark|bright|grey|gray|still|soft|calm|quiet),? (?:and
 # The scene named with a word before it ("this picnic scene", "the whole park").
 _SCENE = (
     r"(?:(?:the|this|that) (?:whole |entire |overall )?(?:[\w-]+ )?(?:scene|painting|picture|"
-    r"image|artwork|still life|landscape|seascape|cityscape|setting|view|portrait)|"
+    r"image|artwork|still life|landscape|seascape|cityscape|setting|view|portrait|poster|photograph|"
+    r"sculpture|mural|tapestry)|"
     r"the (?:whole|entire) [\w-]+)"
 )
 # Verdicts on the artwork itself (asked of "it", "the painting"...): taste, not content.
@@ -428,6 +429,20 @@ _WITHOUT_YOU += [
             r"^(?:does|do|did|doesn't|don't) [^?]{1,80}? feels? like (?:a|an) "
             rf"{_DEGREE}(?:{_MOOD}|{_ATMOS}|lazy|sleepy|perfect|happy|sad|nightmare|dream)\b"
             r"|^(?:does|do|did) [^?]{1,60}? feels? (?:so |really |very )?(?:alive|vibrant|lively)\b"
+            # a meaning felt in the scene: "does the skull in the sand feel like a warning of death?"
+            r"|^(?:does|do|did|doesn't|don't) [^?]{1,80}? feels? like (?:a |an )?(?:[\w-]+ )?(?:warning|omen|"
+            r"threat|promise|memory|prayer|celebration|funeral|punishment|sign|message|reminder)s?\b"
+            # a calm asked of the scene: "does the slanting rain feel calm and gentle?"
+            rf"|^(?:does|do|did|doesn't|don't) [^?]{{1,80}}? feels? {_DEGREE}(?:calm|gentle|restful|empty|"
+            r"hopeful|heavy|harsh)\b(?! (?:to the touch|against))"
+        ),
+    ),
+    (
+        # a mood put to the answerer to confirm: "would you describe the rain over the bridge as calm?"
+        frozenset("describe call".split()),
+        re.compile(
+            rf"\b(?:would|do|did|could|can) {_YOU} (?:describe|call) [^?]{{1,80}}? as (?:a |an )?{_DEGREE}"
+            rf"{_PLAIN}(?:{_MOOD}|{_ATMOS}|{_STRICT}|calm|gentle|restful)\b"
         ),
     ),
 ]
@@ -452,7 +467,10 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
         return True
     if not words.isdisjoint(_JUDGE_STRONG) and ctx.finds(_JUDGE_FRAME):
         return True
-    if "?" in ctx.text and _only_judgements(ctx.words):
+    # "is it nice?", also unmarked ("is it nice")
+    if ("?" in ctx.text or ctx.words[:1] in (["is"], ["isn't"], ["does"], ["was"])) and _only_judgements(
+        ctx.words
+    ):
         return True
     return any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU)
 
