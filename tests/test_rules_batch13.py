@@ -189,3 +189,99 @@ def test_questions_about_the_artworks_mood_keep_the_asks_feelings_classifier(tex
 
 def test_depicted_person_with_a_viewers_word_still_asks_feelings() -> None:
     assert "asks_feelings" in _rules("Does the man look creepy to you?")
+
+
+# --- asks_feelings misses: the mood of a poster, a meaning felt, a calm put up for agreement ----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is the overall mood of the print?",
+        "Does the dark tree by the road feel like an omen?",
+        "does the still lake at dawn feel calm",
+        "Would you describe the empty square as bleak?",
+        "is it nice",
+    ],
+)
+def test_mood_questions_ask_feelings(text: str) -> None:
+    assert "asks_feelings" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is on the poster?",
+        "Does the blanket feel heavy to the touch?",
+        "Does the girl feel like dancing?",
+        "Would you describe the man as old?",
+        "is it a nice tree",
+        "it is nice",
+    ],
+)
+def test_content_questions_do_not_ask_feelings(text: str) -> None:
+    assert "asks_feelings" not in _rules(text)
+
+
+# --- offensive misses: names called at a sentence's end, "bloody" as an intensifier, oaths -----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "calm down you old dinosaur",
+        "Fine, you ignorant clown.",
+        "honestly worst answerer ever",
+        "it's bloody gorgeous, the whole thing",
+        "just speak bloody english",
+        "for god's sake, the hat is green",
+        "jesus i just told you, it is a horse",
+        "are you daft or what",
+    ],
+)
+def test_insults_and_oaths_are_offensive(text: str) -> None:
+    assert "offensive" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thank you, old friend.",
+        "See you, old man.",
+        "It is the worst storm ever painted.",
+        "The knife is bloody and the floor is bloody from the fight.",
+        "Jesus is on the cross and Mary kneels.",
+        "The old fossil lies in the rock.",
+    ],
+)
+def test_near_misses_stay_polite(text: str) -> None:
+    assert "offensive" not in _rules(text, "answerer")
+
+
+# --- imposes_emotion misses: "its" for "it's" with a chat tail, "it is nice,", a closing verdict -------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "its hilarious lol",
+        "It is nice, a warm yellow with soft edges.",
+        "a man rowing a small boat past the rocks, so depressing",
+        "Total eyesore.",
+    ],
+)
+def test_verdicts_impose_emotion(text: str) -> None:
+    assert "imposes_emotion" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "its tail is long lol",
+        "It is a nice day in the picture, the sun is out.",
+        "The man looks so sad.",
+        "Total of four boats.",
+    ],
+)
+def test_descriptions_do_not_impose_emotion(text: str) -> None:
+    assert "imposes_emotion" not in _rules(text, "answerer")

@@ -79,6 +79,12 @@ _PREDICATIVE = (
     r"(?=\s*(?:$|[?.!,;:]| (?:or|and|to|for|in|at|with|overall|enough|as|too|now|today|looking|"
     r"you|would|do|painting|picture|image|scene|one|artwork|piece|work|photo)\b))"
 )
+# What a depicted person feels is content ("Does he feel gentle and at peace with the birds?").
+_NOT_A_BEING = (
+    r"(?!(?:he|she|they|him|her)\b)(?!(?:the |a |an |this |that |his |her )?(?:[\w'-]+ ){0,2}"
+    r"(?:man|woman|men|women|boy|girl|boys|girls|child|children|kid|kids|people|person|lady|guy|baby|"
+    r"soldier|soldiers|king|queen|mother|father|couple|bride|groom|sailor|dog|cat|horse|bird)\b)"
+)
 _ASKS_FEELINGS = re.compile(
     "|".join(
         [
@@ -430,19 +436,20 @@ _WITHOUT_YOU += [
             rf"{_DEGREE}(?:{_MOOD}|{_ATMOS}|lazy|sleepy|perfect|happy|sad|nightmare|dream)\b"
             r"|^(?:does|do|did) [^?]{1,60}? feels? (?:so |really |very )?(?:alive|vibrant|lively)\b"
             # a meaning felt in the scene: "does the skull in the sand feel like a warning of death?"
-            r"|^(?:does|do|did|doesn't|don't) [^?]{1,80}? feels? like (?:a |an )?(?:[\w-]+ )?(?:warning|omen|"
-            r"threat|promise|memory|prayer|celebration|funeral|punishment|sign|message|reminder)s?\b"
+            rf"|^(?:does|do|did|doesn't|don't) {_NOT_A_BEING}[^?]{{1,80}}? feels? like (?:a |an )?(?:[\w-]+ )?"
+            r"(?:warning|omen|threat|promise|memory|prayer|celebration|funeral|punishment|sign|message|reminder)s?\b"
             # a calm asked of the scene: "does the slanting rain feel calm and gentle?"
-            rf"|^(?:does|do|did|doesn't|don't) [^?]{{1,80}}? feels? {_DEGREE}(?:calm|gentle|restful|empty|"
-            r"hopeful|heavy|harsh)\b(?! (?:to the touch|against))"
+            rf"|^(?:does|do|did|doesn't|don't) {_NOT_A_BEING}[^?]{{1,80}}? feels? {_DEGREE}"
+            r"(?:calm|gentle|restful|empty|hopeful|heavy|harsh)\b(?! (?:to the touch|against))"
         ),
     ),
     (
         # a mood put to the answerer to confirm: "would you describe the rain over the bridge as calm?"
+        # (not a choice of states: "would you describe the sea as calm or rough?")
         frozenset("describe call".split()),
         re.compile(
             rf"\b(?:would|do|did|could|can) {_YOU} (?:describe|call) [^?]{{1,80}}? as (?:a |an )?{_DEGREE}"
-            rf"{_PLAIN}(?:{_MOOD}|{_ATMOS}|{_STRICT}|calm|gentle|restful)\b"
+            rf"{_PLAIN}(?:{_MOOD}|{_ATMOS}|{_STRICT}|calm|gentle|restful)\b(?! or\b)"
         ),
     ),
 ]
