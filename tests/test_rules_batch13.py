@@ -285,3 +285,15 @@ def test_verdicts_impose_emotion(text: str) -> None:
 )
 def test_descriptions_do_not_impose_emotion(text: str) -> None:
     assert "imposes_emotion" not in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Would you describe the sea as calm or rough?",  # a choice of states
+        "Does she feel calm as she sews?",  # a depicted person
+        "Does the old fisherman feel like a stranger there?",
+    ],
+)
+def test_states_of_the_depicted_do_not_ask_feelings(text: str) -> None:
+    assert "asks_feelings" not in _rules(text)
