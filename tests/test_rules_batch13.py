@@ -297,3 +297,51 @@ def test_descriptions_do_not_impose_emotion(text: str) -> None:
 )
 def test_states_of_the_depicted_do_not_ask_feelings(text: str) -> None:
     assert "asks_feelings" not in _rules(text)
+
+
+# --- generic_question misses: "painted on it", "what else was there again" ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["so what is actually painted on it", "What's drawn on the canvas?", "ok what else was there again"],
+)
+def test_generic_questions(text: str) -> None:
+    assert "generic_question" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["What is painted on the boat?", "What else was there on the table?", "Is the door open again?"]
+)
+def test_specific_questions_are_not_generic(text: str) -> None:
+    assert "generic_question" not in _rules(text)
+
+
+# --- off_topic misses: studies, tasks done, the weather said plainly ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a first-year nursing student, so art is new to me.",
+        "I've done six of these already.",
+        "Hope the weather is better where you are.",
+        "Hi! Windy here, as usual.",
+        "It has snowed here for days.",
+    ],
+)
+def test_worker_life_is_off_topic(text: str) -> None:
+    assert "off_topic" in _rules(text, "answerer")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The boy is a student at the academy.",
+        "The weather in the scene is stormy.",
+        "It is sunny in the painting, the sky is grey here near the top.",
+        "The sky is overcast here on the left.",
+    ],
+)
+def test_scene_talk_is_not_off_topic(text: str) -> None:
+    assert "off_topic" not in _rules(text, "answerer")

@@ -536,6 +536,8 @@ _POLITE_END = tuple(
         "po",
         "ji",
         "na",
+        # "sorry, what else was there again"
+        "again",
     )
     for sep in (", ", " ")
 )
@@ -606,6 +608,8 @@ _GENERIC = re.compile(
             r"something else|more|go on|continue|keep going|next|and(?: then| next| so| what else)?)",
             r"what(?:'s| is| was) IMG(?: about| of| showing| depicting| all about)?",
             r"what(?:'s| is) (?:in|on) IMG",
+            # "so what is actually painted on it?"
+            r"what(?:'s| is| are) (?:painted|drawn|pictured) (?:in|on) IMG",
             rf"what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed|happening|going on){_HERE}",
             r"what (?:do|can|did) (?:you|u) see(?: in IMG)?",
             r"what does IMG (?:show|depict|look like|contain|portray|represent|have)",
@@ -613,8 +617,8 @@ _GENERIC = re.compile(
             r"what(?:'s| is) (?:the )?(?:main )?(?:subject|topic|theme|content|story)(?: of IMG)?",
             r"(?:is there )?(?:anything|something) (?:else|more)(?: (?:you can tell me|to add|i should know|"
             r"in IMG|worth mentioning|to say|you see|to know|interesting))?",
-            r"what else(?: (?:(?:is|are) there(?: in IMG)?|can you tell me|do you see|is in IMG|is going on|"
-            r"should i know|is (?:important|interesting)|does IMG (?:show|depict|contain|have)|"
+            r"what else(?: (?:(?:is|are|was|were) there(?: in IMG)?|can you tell me|do you see|is in IMG|"
+            r"is going on|should i know|is (?:important|interesting)|does IMG (?:show|depict|contain|have)|"
             r"(?:is|are) (?:shown|depicted|visible)(?: in IMG)?))?",
             r"(?:any|anymore|any more|some more|more|any other|other) (?:details?|information|info|"
             r"questions?|things?|description|features?)(?: (?:about|in|on) IMG)?",

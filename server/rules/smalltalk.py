@@ -732,6 +732,20 @@ _LIFE_GROUPS = [
         r"|\bas per usual (?:in|here in|over here|round here) [a-z]+",
     ),
 ]
+_LIFE_GROUPS.append(
+    (
+        # the worker's studies, tasks done and weather said plainly: "I'm a second-year painting student",
+        # "I've done nine of these today", "I hope the weather is kinder where you are", "Sunny here, for
+        # once."; not "the artist did many of these", "the sky is grey here"
+        "student done did finished completed weather sunny rainy windy overcast muggy humid rained snowed",
+        r"\b(?:i'm|im|i am) (?:a |an )(?:[\w-]+ ){0,2}student\b"
+        r"|\b(?:i've|ive|i have|i|we've|we have) (?:already |just )?(?:done|did|finished|completed) "
+        r"(?:\w+ )?of (?:these|those)\b"
+        r"|\bweather\b[^.?!;]{0,30}\bwhere (?:you|u) are\b"
+        r"|(?:^|[.!?;,] ?)(?:it's |its |it is )?(?:sunny|rainy|windy|overcast|muggy|humid) here\b"
+        r"|\b(?:rained|been raining|snowed|been snowing) here for\b",
+    )
+)
 _LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
 
 
