@@ -345,3 +345,32 @@ def test_worker_life_is_off_topic(text: str) -> None:
 )
 def test_scene_talk_is_not_off_topic(text: str) -> None:
     assert "off_topic" not in _rules(text, "answerer")
+
+
+# --- greeting misses: thanks said formally, a farewell closing it ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I am very grateful for your help. Good day.",
+        "Well, I thank you for your patience all the same.",
+        "Thanks, that's all I needed.",
+        "Many thanks. Good night to you.",
+    ],
+)
+def test_formal_sign_offs_are_greetings(text: str) -> None:
+    assert "greeting" in _rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is the old man grateful for the bread?",
+        "Good day light falls across the field, is it morning?",
+        "Thank you. Is the dog big?",
+        "Is that all the man needed to carry?",
+    ],
+)
+def test_questions_with_thanks_words_are_not_greetings(text: str) -> None:
+    assert "greeting" not in _rules(text)

@@ -153,7 +153,10 @@ _ACK = (
 _CLOSE = (
     r"(?:that(?:'s| is| was|s)? (?:all|it|everything|enough|plenty|my (?:last|final) (?:question|one)|"
     r"the (?:last|final) (?:question|one))"
-    r"(?: (?:from me|for me|for now|i (?:wanted|needed|had) to (?:ask|know)|i had|then))?|"
+    r"(?: (?:from me|for me|for now|i (?:wanted|needed|had) to (?:ask|know)|i had|i (?:wanted|needed)|"
+    r"then))?|"
+    # a farewell closing the thanks: "I am most grateful for your help. Good day."
+    r"good (?:day|night)(?: to (?:you|u))?|"
     r"i(?:'m| am) (?:done|finished|all done)(?: (?:now|here|asking))?|"
     r"(?:i have |i've got |i got )?no (?:more|other|further) questions|"
     r"we(?:'re| are) (?:done|finished)(?: here)?|"
@@ -173,7 +176,8 @@ _CLOSE = (
     r"(?: (?:a lot|me|so much|a great deal|loads))*)"
 )
 _THANKS = (
-    r"(?:thanks|thank (?:you|u|ya)(?: kindly)?|thx|ty|many thanks|cheers|much appreciated|"
+    r"(?:thanks|(?:i )?thank (?:you|u|ya)(?: kindly)?|thx|ty|many thanks|cheers|much appreciated|"
+    r"i(?:'m| am) (?:most |very |so |really |truly |ever so )?grateful|"
     rf"i appreciate (?:it|that|your help)|{_FOREIGN_THANKS}){_HONORIFIC}"
     r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads|a million|mate|a mil))?"
     r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being)"
@@ -182,7 +186,7 @@ _THANKS = (
 _SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$")
 _SIGN_OFF_TRIGGERS = frozenset(
     "thanks thank thx ty cheers appreciated appreciate salamat danke dank gracias merci grazie obrigado "
-    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure dankie ta".split()
+    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure dankie ta grateful".split()
 )
 # "👍" or "🙂" alone, answering the partner's thanks or goodbye: a courtesy too.
 _EMOJI_ONLY = re.compile(r"^[\s!.]*[\U0001F300-\U0001FAFF\u2600-\u27BF\u2764\uFE0F\u200d]+[\s!.]*$")
