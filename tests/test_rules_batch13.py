@@ -374,3 +374,19 @@ def test_formal_sign_offs_are_greetings(text: str) -> None:
 )
 def test_questions_with_thanks_words_are_not_greetings(text: str) -> None:
     assert "greeting" not in _rules(text)
+
+
+# --- repeated_question: "ppl" and "human" are people ---------------------------------------------------
+
+
+def _repeat(text: str, earlier: str) -> bool:
+    history = [{"role": "questioner", "text": earlier}, {"role": "answerer", "text": "Some, yes."}]
+    return "repeated_question" in {h.id for h in check("questioner", 3, text, history, config=_NO_MODEL).hits}
+
+
+def test_chat_and_plain_words_for_people_repeat() -> None:
+    assert _repeat("how many ppl are crossing the square", "how many people on the square")
+
+
+def test_people_elsewhere_do_not_repeat() -> None:
+    assert not _repeat("how many ppl are on the boat", "how many people on the square")

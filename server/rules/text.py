@@ -62,7 +62,8 @@ _SPELLING = {
 _SYNONYMS = {
     "large": "big", "huge": "big", "enormous": "big", "giant": "big", "massive": "big",
     "little": "small", "tiny": "small",
-    "persons": "people", "figures": "people",
+    "persons": "people", "figures": "people", "ppl": "people", "peeps": "people",
+    "human": "people", "humans": "people",
     "colorful": "color", "colourful": "color",
 }  # fmt: skip
 
