@@ -390,3 +390,18 @@ def test_chat_and_plain_words_for_people_repeat() -> None:
 
 def test_people_elsewhere_do_not_repeat() -> None:
     assert not _repeat("how many ppl are on the boat", "how many people on the square")
+
+
+# --- short_answer: chat fillers around a bare yes ------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["lol kinda yeah", "yea sorta", "haha ya maybe"])
+def test_chat_fillers_around_a_bare_reply_are_short(text: str) -> None:
+    assert "short_answer" in _rules(text, "answerer", before="Is the kite red?")
+
+
+@pytest.mark.parametrize(
+    "text", ["haha yes, a red kite over the hill", "ya, the kite is red and torn at the tail"]
+)
+def test_chat_fillers_with_detail_are_answers(text: str) -> None:
+    assert "short_answer" not in _rules(text, "answerer", before="Is the kite red?")

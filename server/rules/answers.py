@@ -25,7 +25,7 @@ _BARE_WORDS = frozenset(
     they they're he she he's she's that that's this one of course kind sort a bit little really
     very much at all quite can't cannot tell idea hard to say say seems seem might be could would
     maybe-not yes-and-no and or but well hmm uh um oh the either neither nor some somewhat partly have
-    got clue any none rly uhh uhm umm thats dunno everything else nothing
+    got clue any none rly uhh uhm umm thats dunno everything else nothing kinda sorta yea yeh ya lol haha
     """.split()
 )
 
