@@ -405,3 +405,24 @@ def test_chat_fillers_around_a_bare_reply_are_short(text: str) -> None:
 )
 def test_chat_fillers_with_detail_are_answers(text: str) -> None:
     assert "short_answer" not in _rules(text, "answerer", before="Is the kite red?")
+
+
+# --- generic_question in Italian with the artwork named; short French answers --------------------------
+
+
+@pytest.mark.parametrize("text", ["Cosa rappresenta il quadro?", "Cosa rappresenta l'affresco?"])
+def test_italian_whole_artwork_requests_are_generic(text: str) -> None:
+    assert "generic_question" in _rules(text)
+
+
+def test_italian_question_about_a_part_is_not_generic() -> None:
+    assert "generic_question" not in _rules("Cosa rappresenta la donna col cane?")
+
+
+@pytest.mark.parametrize("text", ["Plusieurs arbres.", "Quelques couleurs."])
+def test_short_french_answers_are_not_english(text: str) -> None:
+    assert "non_english" in _rules(text, "answerer")
+
+
+def test_english_with_a_french_word_is_english() -> None:
+    assert "non_english" not in _rules("The couleur of the sky is a pale blue.", "answerer")

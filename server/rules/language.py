@@ -223,6 +223,7 @@ _WEAK_FOREIGN = frozenset(
 # the Nordic languages), for short messages only; words that are also English ("is", "ya") are left out.
 _MORE_FOREIGN = frozenset(
     """
+    plusieurs couleur couleurs quelques
     jest nie tak czy jak się są ile jaki jaka jakie gdzie kto dlaczego bardzo tam dziękuję
     ano ang mga ng po ito yung siya sila wala meron saan ilan anong kulay naman kasi hindi opo sino bakit
     paano kamusta kumusta salamat ilang nasaan

@@ -751,7 +751,9 @@ _FOREIGN_ART = (
     r"het|op|ar an) ?)*"
     r"(?:pintura|pinturas|cuadro|imagen|foto|obra|dibujo|tableau|peinture|image|photo|quadro|dipinto|"
     r"immagine|pittura|bild|gem[aä]lde|foto|quadro|imagem|larawan|litrato|painting|picture|pic|tasveer|"
-    r"tasvir|chitra|photo|prent|skildery|schilderij|beeld|kunswerk|b?ph?icti[uú]r)"
+    r"tasvir|chitra|photo|prent|skildery|schilderij|beeld|kunswerk|b?ph?icti[uú]r|"
+    # the artwork as a tapestry, fresco or sculpture: "Cosa rappresenta l'arazzo?"
+    r"arazzo|affresco|scultura|statua|tapiz|fresco|escultura|estatua|tapisserie|fresque|skulptur|statue)"
 )
 _FOREIGN_GENERIC = re.compile(
     r"^(?:(?:ciao|salve|buongiorno|buonasera|hola|buenas|buenos d[ií]as|buenas tardes|ol[aá]|oi|"
@@ -765,7 +767,8 @@ _FOREIGN_GENERIC = re.compile(
     r"(?:"
     # Italian
     rf"(?:che )?(?:cosa|cos') ?(?:vedi|vede|c'[eè]|ce|si vede|rappresenta|mostra|c'[eè] di)(?: (?:in|nel|"
-    rf"nella|nell') ?{_FOREIGN_ART})?|che altro(?: c'[eè])?|cos'altro|cos'[eè](?: {_FOREIGN_ART})?|"
+    rf"nella|nell') ?{_FOREIGN_ART})?|(?:che )?(?:cosa|cos') ?(?:rappresenta|mostra) {_FOREIGN_ART}|"
+    rf"che altro(?: c'[eè])?|cos'altro|cos'[eè](?: {_FOREIGN_ART})?|"
     rf"descrivi(?:mi)?(?: {_FOREIGN_ART})?|"
     # Spanish and Portuguese
     rf"qu[eé] (?:hay|ves|se ve|m[aá]s|otra cosa|muestra|representa)(?: (?:en|hay en) {_FOREIGN_ART})?(?: "
