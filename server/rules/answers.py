@@ -118,12 +118,13 @@ _COURTESY_WORDS = frozenset(
     great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
     youre ur r ta now kindly ya worries laters hooroo tara cheerio totsiens slán slan abhaile doei ciao tchau
     adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright then
+    karibu nawzajem wzajemnie kwaheri asante sana sawa ó dàbọ dabọ dabo tnx thnx thanx
     """.split()
 )
 _COURTESY_CORE = frozenset(
     "hi hii hello hey heya hiya yo bye goodbye cya farewell welcome thanks thank thx ty cheers np likewise "
     "pleasure morning afternoon evening ta laters hooroo tara cheerio totsiens slán doei ciao tchau adeus "
-    "dankie".split()
+    "dankie karibu nawzajem wzajemnie kwaheri asante dàbọ dabọ dabo tnx thnx thanx".split()
 )
 # "Good and you?", "Fine, how about yourself?": well-being answered and asked back, a pleasantry.
 _WELL_BEING_BACK = re.compile(

@@ -191,11 +191,13 @@ _FOREIGN_COURTESY = frozenset(
     xin chào cảm ơn tạm biệt biet slán slan abhaile leat duit dhuit raibh maith agat
     totsiens dankie baie goeiemôre goeie môre tot ziens doei je wel hoi hej hei tack takk
     konnichiwa konnichiha arigato arigatou sayonara ohayo ohayou nǐ hǎo ni hao xièxie xiexie zàijiàn zaijian
+    karibu asante sana kwaheri sawa jambo habari tutaonana nawzajem wzajemnie dziękuję dziekuje dzięki
+    bardzo miłego milego dnia widzenia zobaczenia cześć czesc
     """.split()
 )
 # Courtesy words that are English words or letters too: they join a foreign greeting but never make one.
 _COURTESY_ALSO_ENGLISH = frozenset(
-    "au à tag morgen dank je wel hoi hei ni oi logo salve pronto dia bom tante".split()
+    "au à tag morgen dank je wel hoi hei ni oi logo salve pronto dia bom tante sana".split()
 )
 
 

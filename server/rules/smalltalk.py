@@ -34,13 +34,19 @@ _SALUTATIONS = (
     # "alright?" or "alright mate" as a hello (a bare "alright," before content acknowledges)
     r"howya|howaya|how'?ya|howzit|howsit|heita|dia (?:duit|dhuit)|goeie (?:m[oô]re|middag|aand)|kia ora|"
     r"alright(?=\s*\?| (?:mate|pal|love|bud|m8)\b)|wa ?alaykum (?:as-?)?salam|"
-    r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom|tudo (?:e|e a|and) (?:vc|voc[eê]|tu)"
+    r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom|tudo (?:e|e a|and) (?:vc|voc[eê]|tu)|"
+    # Russian, Yoruba ("e kaaro", "ẹ káàrọ̀", "e kaasan") and Swahili salutes
+    r"добр(?:ый (?:день|вечер)|ое утро)|здравствуй|"
+    r"[eẹ] k[aá][aà]?(?:r[oọ]|s[aá]n|l[eẹ])|[eẹ] n[lḷ][eẹ]|shikamoo|hujambo"
 )
+# an honorific or a Nigerian "oga" before the salute: "Oga good morning o."
+_HONORIFIC_FIRST = r"(?:(?:oga|sir|madam|ma'?am|aunty|uncle|boss|bro)[,!]? )?"
 _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
-    rf"^(?:{_SALUTATIONS}"
+    rf"^{_HONORIFIC_FIRST}(?:{_SALUTATIONS}"
     r"|good (?:morning|afternoon|evening|day)"
-    r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner| po\b| ji\b| sir\b))"
+    r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner| po\b| ji\b| sir\b| ma\b| mam\b"
+    r"| ma'am\b| madam\b| oga\b| o\b| boss\b))"
     r"|(?:morning|evening)(?=\s*[!.]*$)|(?:good )?(?:morning|afternoon|evening|mornin'?)(?=\s*!))"
     r"(?:\s+(?:there|all|friend|partner|mate|buddy|everyone|"
     r"again))?\b(?![\-'])"
@@ -53,6 +59,13 @@ _SMALLTALK = re.compile(
             r"\bhow(?:'s|s| is| are) (?:it going|things|everything|life|you doing)\b"
             r"(?! (?:in|at|over|where|there)\b)",
             rf"\bhow (?:have|ve) {_YOU} been\b",
+            # the partner's family and health: "How is your family?", "how are your kids"
+            r"\bhow(?:'s|s| is| are) (?:your|ur) "
+            r"(?:family|families|wife|husband|kids|children|parents|health)"
+            r"\s*(?:(?:today|doing|ma|sir|madam|po|ji)\s*)?(?:[?!.,;]|$)",
+            # well-being asked in Russian, Polish, Hindi, Swahili, Yoruba
+            r"\bкак (?:дела|вы|ты|поживаете)\b|\bjak si[eę] (?:masz|macie)\b|\bco s[lł]ycha[cć]\b|"
+            r"\b(?:aap )?kaise (?:ho|hain|hai)\b|\bu hali gani\b|\bhabari za\b|\bbawo ni\b",
             r"\bhow(?:'s|s| is) (?:your|ur) day(?: going| been)?\s*(?:so far\s*)?(?:[?!.,;]|$)",
             # "enjoy the rest of your day", "enjoy your evening"
             r"\benjoy (?:the rest of )?(?:your|ur) (?:day|evening|night|weekend|afternoon|morning)\b",
@@ -87,7 +100,14 @@ _SMALLTALK = re.compile(
             # regional English and more languages: "hooroo", "tara", "totsiens", "slán abhaile", "doei"
             r"all the best|hooroo|ta-?ra|cheerio|toodle-?oo|ttfn|catch (?:you|ya|u) later|totsiens|"
             r"sl[aá]n(?: abhaile| leat| go f[oó]ill)?|doei|ciao ciao|tchau|adeus|sayonara|"
-            r"さようなら|じゃあね|再见|مع السلامة|до свидания|пока|khuda hafiz)"
+            r"さようなら|じゃあね|再见|مع السلامة|до свидания|пока|khuda hafiz|"
+            # Polish, Swahili, Russian, Hindi, Yoruba: "miłego dnia", "kwaheri", "всего доброго", "ó dàbọ̀"
+            r"mi[lł]ego dnia|do widzenia|do zobaczenia|kwaheri|tutaonana|siku njema|всего доброго|"
+            r"хорошего дня|"
+            r"phir milenge|[oó] d[aà]b[oọ]\u0300?|"
+            # blessings as a farewell: "wishing you blessings", "blessings to you too"
+            r"wishing (?:you|u) (?:blessings|all the best|well)|"
+            r"(?:many )?blessings to (?:you|u)(?: too| all)?)"
             r"(?: (?:now|then|for now|all|mate|everyone|ya|y'all))?\s*[!.！。]*$",
             r"\b(?:nice|great|good|fun|lovely|a pleasure) (?:chatting|talking|working|playing) "
             r"with (?:you|u)\b",
@@ -104,17 +124,24 @@ _FOREIGN_THANKS = (
     r"salamat|maraming salamat|danke(?: sch[oö]n| sehr)?|vielen dank|gracias|muchas gracias|merci"
     r"(?: beaucoup)?|grazie(?: mille)?|obrigad[oa]|dhanyavaa?d|shukriya|arigato(?: gozaimasu)?|"
     r"dank je(?: wel)?|baie dankie|dankie|go raibh (?:maith agat|míle maith agat)|ありがとう(?:ございます)?|"
-    r"谢谢|감사합니다|شكرا|спасибо"
+    r"谢谢|감사합니다|شكرا|спасибо(?: большое)?|большое спасибо|благодарю|"
+    # Swahili, Polish, Hindi, Yoruba ("asante sana", "bardzo dziękuję", "dhanyawad", "ẹ ṣé gan")
+    r"asante(?: sana)?|(?:bardzo )?dzi[eę]kuj[eę](?: bardzo)?|dzi[eę]ki|dhanyawaa?d|bahut shukriya|"
+    r"[eẹ] [sṣ][eé](?: gan| o)?|[eẹ] [sṣ]eun|[oó] [sṣ]eun"
 )
 _HONORIFIC = r"(?: (?:po|ji|na|sir|ma'?am))?"
 # Messages that are nothing but courtesy (the partner gains nothing about the artwork).
 _COURTESY_ONLY = re.compile(
     r"^(?:(?:ok|okay|alright|great|cool|nice|sure|perfect)[,!. ]+)?"
     r"(?:thanks|thank (?:you|u)(?: so much| very much)?"
-    r"|thx|ty|you'?re welcome|(?:you are|ur|u r) welcome|welcome|no problem(?: at all)?|np|my pleasure|"
+    r"|thx|tnx|thnx|thanx|ty|you'?re welcome|(?:you are|ur|u r) welcome|welcome|no problem(?: at all)?|np|"
+    r"my pleasure|"
     r"anytime|no worries|likewise|same here|(?:the )?pleasure(?: is|'s)? (?:all )?mine|"
     r"(?:glad|happy) (?:i could|i was able to|to) help|"
-    rf"(?:you(?:'re| are) )?most welcome|walang anuman|{_FOREIGN_THANKS}){_HONORIFIC}"
+    rf"(?:you(?:'re| are) )?most welcome|walang anuman|{_FOREIGN_THANKS}|"
+    # "you're welcome" and "likewise" in Swahili, Polish, Russian, Hindi ("Karibu!", "Nawzajem.")
+    r"karibu(?: sana)?|nie ma za co|nawzajem|wzajemnie|не за что|взаимно|(?:и )?вам тоже|"
+    rf"koi baat nahi(?:n)?|aapko bhi|ikaw (?:din|rin)){_HONORIFIC}"
     r"(?:[,!. ]+(?:a lot|again|so much|very much|friend|partner|mate|buddy))?[\s!.:)]*$"
 )
 
@@ -133,7 +160,9 @@ _SMALLTALK_TRIGGERS = frozenset(
     goodbye bye care farewell cheers have been cya ya ttyl later laters nice great fun lovely pleasure luck
     not alright too then same very really pretty quite all hows enjoy bless wiedersehen tschüss tschuss adios
     adiós luego revoir arrivederci paalam ingat alvida best hooroo tara ta-ra cheerio toodle-oo toodleoo
-    ttfn catch totsiens slán slan doei ciao tchau adeus sayonara arvo
+    ttfn catch totsiens slán slan doei ciao tchau adeus sayonara arvo miłego milego widzenia zobaczenia
+    как jak słychać slychac kaise hali habari bawo
+    kwaheri tutaonana njema всего хорошего milenge dàbọ dabọ dabo dàbo wishing blessings family
     """.split()
 )
 _THANKS_FOR = re.compile(
@@ -176,7 +205,8 @@ _CLOSE = (
     r"(?: (?:a lot|me|so much|a great deal|loads))*)"
 )
 _THANKS = (
-    r"(?:thanks|(?:i )?thank (?:you|u|ya)(?: kindly)?|thx|ty|many thanks|cheers|much appreciated|"
+    r"(?:thanks|(?:i )?thank (?:you|u|ya)(?: kindly)?|thx|tnx|thnx|thanx|ty|many thanks|cheers|"
+    r"much appreciated|"
     r"i(?:'m| am) (?:most |very |so |really |truly |ever so )?grateful|"
     rf"i appreciate (?:it|that|your help)|{_FOREIGN_THANKS}){_HONORIFIC}"
     r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads|a million|mate|a mil))?"
@@ -186,7 +216,8 @@ _THANKS = (
 _SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$")
 _SIGN_OFF_TRIGGERS = frozenset(
     "thanks thank thx ty cheers appreciated appreciate salamat danke dank gracias merci grazie obrigado "
-    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure dankie ta grateful".split()
+    "obrigada dhanyavad dhanyavaad shukriya arigato pleasure dankie ta grateful tnx thnx thanx asante "
+    "dziękuję dziekuje dzięki dzieki dhanyawad dhanyawaad спасибо благодарю ṣé sé se seun ṣeun".split()
 )
 # "👍" or "🙂" alone, answering the partner's thanks or goodbye: a courtesy too.
 _EMOJI_ONLY = re.compile(r"^[\s!.]*[\U0001F300-\U0001FAFF\u2600-\u27BF\u2764\uFE0F\u200d]+[\s!.]*$")
@@ -218,12 +249,14 @@ def _emoji_courtesy_reply(ctx: Context) -> bool:
 # "Good, thanks." or "Fine. What's the picture?" is a greeting only as the answer to "how are you?":
 # the partner's message just before must have asked after the worker's well-being.
 _WELL_BEING_REPLY = re.compile(
-    r"^(?:i'?m |im |i am |all |doing |pretty |very |really |quite |not )*(?:fine|good|great|well|ok|okay|"
+    r"^(?:i'?m |im |i am |all |doing |pretty |very |really |quite |not |they(?:'re| are) |we(?:'re| are) |"
+    r"everyone is |(?:my )?family is )*(?:fine|good|great|well|ok|okay|"
     r"alright|bad|excellent|fantastic|wonderful|tired|busy|doing)\b(?! (?:at|with|in|to|for|on)\b)"
 )
 _WELL_BEING_ASKED = re.compile(
     rf"\bhow (?:are|r|re) {_YOU}\b(?! (?:able|sure|going to))|\bhow(?:'s| is| are) (?:it going|things|"
-    rf"everything|life|your day|ur day)\b|\bhow (?:have|ve) {_YOU} been\b|\bhow do {_YOU} do\b"
+    rf"everything|life|your day|ur day|(?:your|ur) (?:family|wife|husband|kids|children|parents))\b"
+    rf"|\bhow (?:have|ve) {_YOU} been\b|\bhow do {_YOU} do\b"
     rf"|\bhope {_YOU}(?:'re| are)? (?:doing )?(?:well|good|fine)\b|\b(?:and|how about|what about) "
     rf"(?:{_YOU}|yourself)\s*\?"
 )

@@ -1,0 +1,103 @@
+"""Batch-14 additions to the rules (ESL workers from India, Nigeria, Kenya, the Philippines, Poland and
+Russia), each with near misses that must stay clean.
+
+The sentences are written for this test (not copied from the evaluation files). The detectors run
+without the classifiers, so a test reads the rule's own code. One table holds every case: the rule, the
+message, whether the rule must fire (``hit``) or stay quiet (``clean``), who speaks, and what came before.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import pytest
+
+from server.rules.registry import check
+
+_NO_MODEL = {"classifier": False}
+Q, A = "questioner", "answerer"
+_THANKS = "Thanks a lot, have a good evening."  # the partner's farewell that a courtesy answers
+
+
+class Case(NamedTuple):
+    rule: str
+    role: str  # who sends ``text``
+    text: str
+    expected: bool  # True: the rule fires on ``text``; False: it stays quiet
+    before: str | None = None  # the partner's message just before ``text``
+    asked: str | None = None  # a question the questioner asked (and had answered) earlier in the chat
+
+
+def hit(rule: str, role: str, text: str, **context: str) -> Case:
+    return Case(rule, role, text, True, **context)
+
+
+def clean(rule: str, role: str, text: str, **context: str) -> Case:
+    return Case(rule, role, text, False, **context)
+
+
+CASES: list[Case] = [
+    # --- greeting: salutes with honorifics, the partner's family, thanks and farewells in more languages --
+    hit("greeting", Q, "Good evening madam. Is the boat red?"),
+    hit("greeting", Q, "Good morning sir/madam. What is the man holding?"),
+    hit("greeting", Q, "Boss good afternoon o. Is the dog asleep?"),
+    hit("greeting", Q, "E kaasan! Is the lamp lit?"),
+    hit("greeting", Q, "Добрый день! What is on the table?"),
+    hit("greeting", Q, "Hello ma. How are your kids?"),
+    hit("greeting", A, "We are fine, thank you. The boat is red.", before="How is your family?"),
+    hit("greeting", A, "Asante sana!", before=_THANKS),
+    hit("greeting", A, "Ok, dziękuję bardzo.", before=_THANKS),
+    hit("greeting", A, "Большое спасибо!", before=_THANKS),
+    hit("greeting", A, "ok tnx", before=_THANKS),
+    hit("greeting", A, "Karibu sana!", before=_THANKS),
+    hit("greeting", A, "Nie ma za co.", before=_THANKS),
+    hit("greeting", A, "Wzajemnie!", before=_THANKS),
+    hit("greeting", A, "Dzięki, do widzenia!", before=_THANKS),
+    hit("greeting", A, "Sawa. Tutaonana.", before=_THANKS),
+    hit("greeting", A, "O ṣeun, ó dàbọ̀!", before=_THANKS),
+    hit("greeting", Q, "Thanks for all the answers, wishing you all the best."),
+    hit("greeting", A, "Many blessings to you too.", before=_THANKS),
+    hit("greeting", Q, "Как дела? Is the cat black?"),
+    hit("greeting", Q, "Aap kaise ho? What is in the corner?"),
+    # a salute-like word inside content, a family in the picture, a well-being word without the question
+    clean("greeting", Q, "Good morning light falls on the hill, is it dawn?"),
+    clean("greeting", Q, "Is the madam in the portrait smiling?"),
+    clean("greeting", Q, "How is the family in the picture dressed?"),
+    clean("greeting", A, "They are fine horses, brown and tall.", before="What are the horses like?"),
+    clean("greeting", A, "The priest gives blessings to the crowd."),
+    clean("greeting", A, "A sign says asante on the door of the shop.", before="What does the sign say?"),
+    clean("greeting", A, "Two boats sail do widzenia bay.", before="What is in the bay?"),
+    clean("greeting", Q, "Is the lamp by the door lit?"),
+    # foreign courtesy alone is not English; beside English words it is
+    hit("non_english", A, "Karibu!", before=_THANKS),
+    hit("non_english", A, "Asante, kwaheri.", before=_THANKS),
+    hit("non_english", A, "Nawzajem!", before=_THANKS),
+    clean("non_english", A, "Asante, thank you!", before=_THANKS),
+    hit("greeting", A, "Asante, thank you!", before=_THANKS),
+    clean("non_english", A, "Sana, the dog is black.", before="What colour is the dog?"),
+    # a courtesy reply is greeting, not a short answer
+    clean("short_answer", A, "Karibu!", before=_THANKS),
+    clean("short_answer", A, "Ó dàbọ̀!", before=_THANKS),
+    hit("short_answer", A, "Two.", before="How many boats?"),
+]
+
+
+def _history(case: Case) -> list[dict[str, str]]:
+    """The messages before ``case.text``: the earlier question and its answer, or the partner's message."""
+    if case.asked is not None:
+        return [{"role": Q, "text": case.asked}, {"role": A, "text": "Some answer."}]
+    if case.before is not None:
+        partner = A if case.role == Q else Q
+        return [{"role": partner, "text": case.before}]
+    return []
+
+
+def _case_id(case: Case) -> str:
+    return f"{case.rule}-{'hit' if case.expected else 'clean'}-{case.text[:30]}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_rule(case: Case) -> None:
+    turn = 5 if case.asked is not None else 2  # a repeat needs an earlier exchange
+    fired = {result.id for result in check(case.role, turn, case.text, _history(case), config=_NO_MODEL).hits}
+    assert (case.rule in fired) is case.expected, f"{case.rule} {'missed' if case.expected else 'fired'}"
