@@ -79,6 +79,38 @@ CASES: list[Case] = [
     clean("short_answer", A, "Karibu!", before=_THANKS),
     clean("short_answer", A, "Ó dàbọ̀!", before=_THANKS),
     hit("short_answer", A, "Two.", before="How many boats?"),
+    #
+    # --- repeated_question: the earlier question was one sentence of a longer message -------------------
+    hit(
+        "repeated_question",
+        Q,
+        "What animal is it?",
+        asked="Hello! I am Ravi from Pune, new to this work, please bear with me. What animal is it?",
+    ),
+    hit(
+        "repeated_question",
+        Q,
+        "Sorry, my net is slow. What colour is the car?",
+        asked="What colour is the car?",
+    ),
+    hit(
+        "repeated_question",
+        Q,
+        "How many cows are in the field?",
+        asked="How many cows are there and are they eating?",
+    ),
+    # a different question after the same introduction, or a generic "else" after a remark, is no repeat
+    clean(
+        "repeated_question",
+        Q,
+        "What is the animal eating?",
+        asked="Hello! I am Ravi from Pune, new to this work, please bear with me. What animal is it?",
+    ),
+    clean("repeated_question", Q, "Is the car parked?", asked="Okay. What colour is the car?"),
+    clean("repeated_question", Q, "Fine. Anything else?", asked="What else is there?"),
+    clean(
+        "repeated_question", Q, "Are the cows black?", asked="How many cows are there and are they eating?"
+    ),
 ]
 
 

@@ -710,9 +710,14 @@ _ASKS = frozenset(
     "can could has have".split()
 )
 _QUESTION_SENTENCE = re.compile(r"[^?]+\?+")
+# the statements before a question in the same stretch of text ("I am Kasia from Kraków, first time
+# here. What plant is it?"): the question is what follows the last full stop or exclamation mark
+_LEAD_STATEMENTS = re.compile(r"^.*[.!]\s+(?=\S)")
 # a comma before a new question ends one ("what colour is the dog, is it black?")
 _NEXT_QUESTION = re.compile(
     r", (?:and |but |so )?(?=(?:is|are|was|were|does|do|did|can|has|have|what|how|where|who|which) )"
+    # "how many boats are there and are they moving?": "and" before a yes/no question about them
+    r"| and (?=(?:is|are|was|were|does|do|did) (?:it|they|he|she|there)\b)"
 )
 
 
@@ -724,6 +729,8 @@ def question_parts(lower: str) -> tuple[str, ...]:
     after a topic ("the little girl, what is she holding?") the pronoun needs the topic."""
     parts = []
     for sentence in _QUESTION_SENTENCE.findall(lower):
+        if "." in sentence or "!" in sentence:
+            sentence = _LEAD_STATEMENTS.sub("", sentence)
         clauses = [c.strip(" ,.!") for c in _NEXT_QUESTION.split(sentence) if c.strip(" ,.!")]
         if len(clauses) > 1 and all(c.split(" ", 1)[0] in _ASKS for c in clauses):
             parts.extend(clauses)
@@ -768,7 +775,8 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
                 return True
             mine, kind, key = question_terms(part)
             if not mine:
-                if key and any(e[3] == key for e in earlier):
+                # "Fine. Anything else?": a generic "else" after a remark moves on rather than repeats
+                if key and (i == 0 or "<else>" not in key) and any(e[3] == key for e in earlier):
                     return True
                 continue
             reach, n_mine = _reach(mine), len(mine)
