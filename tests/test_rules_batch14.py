@@ -111,6 +111,22 @@ CASES: list[Case] = [
     clean(
         "repeated_question", Q, "Are the cows black?", asked="How many cows are there and are they eating?"
     ),
+    #
+    # --- generic_question: the bare request in Russian, Polish, Swahili, Tagalog, Hindi; Indian English --
+    hit("generic_question", Q, "Что нарисовано на картинке?"),
+    hit("generic_question", Q, "Dzień dobry! Co jest na obrazie?"),
+    hit("generic_question", Q, "Jambo! Kuna nini kwenye picha?"),
+    hit("generic_question", Q, "Ano pa ang makikita sa larawan?"),
+    hit("generic_question", Q, "Aur kuch hai?"),
+    hit("generic_question", Q, "Good evening madam. Kindly tell what is drawn on the painting?"),
+    hit("generic_question", Q, "Damn, the last partner quit. What's in this one?"),
+    # the same languages asking about a part, and a pronoun pointing back, stay specific
+    clean("generic_question", Q, "Какого цвета кошка на картине?"),
+    clean("generic_question", Q, "Co trzyma kobieta?"),
+    clean("generic_question", Q, "Mbwa ana rangi gani?"),
+    clean("generic_question", Q, "Kindly tell what is painted on the boat?"),
+    clean("generic_question", Q, "Ok, the red house. What's on it?"),
+    clean("generic_question", Q, "What is on the far wall?"),
 ]
 
 

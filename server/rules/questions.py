@@ -562,16 +562,18 @@ _IMG = re.compile(
     r"piece|work|scene|photo|photograph|canvas|drawing|one|pic|pics|composition|sketch|print|etching|"
     r"engraving|woodcut|lithograph|illustration|watercolou?r|poster|mural|fresco|tapestry|sculpture|"
     # the sheet of paper a drawing or watercolour is on, when it shows or depicts
-    r"sheet(?= (?:show|depict|contain|have)))\b|\bit\b"
+    r"sheet(?= (?:show|depict|contain|have)))\b|\bthis wall\b|\bit\b"
 )
+# the artwork named with a determiner ("this one", "the painting"), not by "it"
+_ART_NAMED = re.compile(_IMG.pattern.removesuffix(r"|\bit\b"))
 _HERE = r"(?: (?:in|on|inside) IMG| here| there)?"
 _SIZE = r"(?:(?:quick|brief|short|general|rough|overall|basic|full|complete|detailed) )?"
 _GENERIC = re.compile(
     "^(?:"
     + "|".join(
         [
-            rf"(?:describe|explain|summari[sz]e|tell me about|tell about|talk about|tell me|let me know|say|"
-            r"show me|"
+            rf"(?:describe|explain|summari[sz]e|tell me about|tell about|talk about|tell me|tell|let me know|"
+            r"say|show me|"
             rf"give me (?:an? |the )?{_SIZE}(?:description|overview|summary|idea|rundown|sense|picture)"
             r"(?: of)?|"
             r"tell me (?:more|everything|something)(?: about)?|"
@@ -579,7 +581,8 @@ _GENERIC = re.compile(
             r"i(?:'d| would) (?:just )?like to know) (?:IMG|what you see|what you can see|"
             rf"everything|what(?:'s| is) (?:in|on) IMG|what(?:'s| is) going on{_HERE}|"
             rf"what(?:'s| is) happening{_HERE}|what IMG (?:is about|is of|shows|depicts|is showing|contains|"
-            r"looks like)|what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed)(?: in IMG)?)",
+            r"looks like)|what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed)(?: in IMG)?|"
+            r"what(?:'s| is| are) (?:painted|drawn|pictured) (?:in|on) IMG)",
             rf"(?:give me|can i (?:get|have)|i(?:'d| would) like) (?:an? |the )?{_SIZE}"
             r"(?:description|overview|summary|idea|rundown)(?: of IMG)?",
             r"(?:say more|more please|go ahead|go on then|keep describing|keep talking|what more|"
@@ -720,7 +723,7 @@ _CLAUSES = re.compile(r"[^,.;:!?]+[,.;:!?]*")
 # Greetings and courtesy before a request ("Hello po, good evening! What is the picture?").
 _COURTESY = _SOCIAL | frozenset(
     "hiya heyy heyyy hey there po day evening morning afternoon namaste hope having sorry mate bro not "
-    "really no nope y'all yall folks everyone g'day howdy howya howzit".split()
+    "really no nope y'all yall folks everyone g'day howdy howya howzit sir madam ma maam ma'am oga".split()
 )
 # Words that point back at something named before ("and the bank, what is on it").
 _POINTS_BACK = frozenset("it this that there them they".split())
@@ -733,7 +736,7 @@ def _generic_last_clause(lower: str) -> bool:
     clauses = [c.strip() for c in _CLAUSES.findall(lower) if any(ch.isalnum() for ch in c)]
     if len(clauses) < 2 or not _GENERIC.match(generic_form(clauses[-1])):
         return False
-    pointing = not _POINTS_BACK.isdisjoint(T.words(clauses[-1]))
+    pointing = not _POINTS_BACK.isdisjoint(T.words(_ART_NAMED.sub("IMG", clauses[-1])))
     for clause in clauses[:-1]:
         words = T.words(_LEAD_IN.sub("", clause))
         if all(w in _COURTESY or w in T.STOPWORDS for w in words):
@@ -748,18 +751,22 @@ def _generic_last_clause(lower: str) -> bool:
 # whole message must be the request, after greetings and politeness of those languages.
 _FOREIGN_ART = (
     r"(?:(?:el|la|le|il|lo|l'|o|a|das|dem|den|ang|sa|na|no|nel|nella|nell'|nello|en|dans|auf|im|in|die|de|"
-    r"het|op|ar an) ?)*"
+    r"het|op|ar an|на|w|kwenye|katika) ?)*"
     r"(?:pintura|pinturas|cuadro|imagen|foto|obra|dibujo|tableau|peinture|image|photo|quadro|dipinto|"
     r"immagine|pittura|bild|gem[aä]lde|foto|quadro|imagem|larawan|litrato|painting|picture|pic|tasveer|"
     r"tasvir|chitra|photo|prent|skildery|schilderij|beeld|kunswerk|b?ph?icti[uú]r|"
     # the artwork as a tapestry, fresco or sculpture: "Cosa rappresenta l'arazzo?"
-    r"arazzo|affresco|scultura|statua|tapiz|fresco|escultura|estatua|tapisserie|fresque|skulptur|statue)"
+    r"arazzo|affresco|scultura|statua|tapiz|fresco|escultura|estatua|tapisserie|fresque|skulptur|statue|"
+    # Russian, Polish, Swahili
+    r"картин[еау]|картинк[еау]|фото(?:графии)?|изображении|рисунке|obraz(?:ie|ku)?|zdj[eę]ci[eu]|"
+    r"picha(?: hii)?)"
 )
 _FOREIGN_GENERIC = re.compile(
     r"^(?:(?:ciao|salve|buongiorno|buonasera|hola|buenas|buenos d[ií]as|buenas tardes|ol[aá]|oi|"
     r"tudo bem|bonjour|salut|hallo|guten tag|kumusta|kamusta|magandang (?:umaga|hapon|gabi)|namaste|"
     r"scusi|perdon|perd[oó]n|grazie|gracias|obrigad[oa]|merci|danke|po|ji|goeie m[oô]re|goeiedag|hoi|"
-    r"dia duit|xin ch[aà]o|ch[aà]o b[aạ]n)[,.!? ]+)*¿?"
+    r"dia duit|xin ch[aà]o|ch[aà]o b[aạ]n|привет|здравствуйте|добрый день|dzie[nń] dobry|cze[sś][cć]|"
+    r"habari|jambo|hujambo|niambie)[,.!? ]+)*¿?"
     r"(?:(?:potrebbe|puoi|pu[oò]|podr[ií]as?|puedes|puede|pode|podes|pouvez|peux|k[oö]nnen sie|kannst du)"
     r"(?: (?:gentilmente|por favor|per favore|s'il vous pla[iî]t|bitte))? "
     r"(?:dirmi|decirme|me dizer|dizer|me dire|dire|mir sagen|sagen|describir|descrivere|descrever|"
@@ -791,13 +798,20 @@ _FOREIGN_GENERIC = re.compile(
     r"b[aạ]n th[aấ]y g[iì]|"
     # Tagalog and Hindi in Latin letters
     rf"ano (?:pa|ang (?:nasa|makikita|meron|laman|nakikita mo)(?: sa {_FOREIGN_ART})?|ang nakikita mo)|"
+    rf"ano pa ang (?:nakikita mo|makikita|meron|nasa)(?: sa {_FOREIGN_ART})?|"
+    # Russian, Polish, Swahili: "Что изображено на картине?", "Co widać na obrazie?", "Picha hii ina nini?"
+    rf"что (?:изображено|нарисовано|ты видишь|вы видите|есть|видно)(?: на {_FOREIGN_ART})?|"
+    rf"что (?:на|в) {_FOREIGN_ART}|что (?:ещ[её]|другое)|"
+    rf"co (?:jest|widzisz|wida[cć]|przedstawia)(?: (?:na|w) {_FOREIGN_ART})?|co jeszcze|"
+    rf"picha hii ina nini|kuna nini(?: (?:kwenye|katika) {_FOREIGN_ART})?|unaona nini|nini kingine|"
     rf"(?:{_FOREIGN_ART} (?:mein|me|mai) )?kya(?: kya)? (?:hai|dikh raha hai|dikhta hai)"
-    rf"(?: (?:is|iss) {_FOREIGN_ART} (?:mein|me))?|aur kya(?: hai)?"
+    rf"(?: (?:is|iss) {_FOREIGN_ART} (?:mein|me))?|aur kya(?: hai)?|"
+    r"aur kuch(?: (?:dikh raha hai|dikhta hai|hai))?"
     r")(?:[,.! ]+(?:po|ji|por favor|per favore|bitte|s'il (?:te|vous) pla[iî]t))?[?.! ]*$"
 )
 _FOREIGN_GENERIC_TRIGGERS = frozenset(
     "cosa cos che qué que hay ves algo describe descrivi descrivimi tem há ha mais qu'est-ce qu'y quoi was "
-    "ano kya aur otra cos'è cos'e cos'altro wat cad có gì thấy".split()
+    "ano kya aur otra cos'è cos'e cos'altro wat cad có gì thấy что co picha nini unaona".split()
 )
 # The same request in Japanese and Chinese ("この絵には何がありますか？", "这幅画里有什么？"), whose words
 # are not split by spaces.
