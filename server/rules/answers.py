@@ -14,7 +14,7 @@ from pydantic import Field
 from server.rules import smalltalk
 from server.rules import text as T
 from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Severity
-from server.rules.questions import INTERROGATIVES
+from server.rules.questions import BEING_LOOK_ASKED, INTERROGATIVES
 
 # Words that carry no description: an answer made only of these is a bare yes/no/maybe.
 _BARE_WORDS = frozenset(
@@ -80,8 +80,11 @@ _ASK_BACK_WORDS = INTERROGATIVES | frozenset(
         sorry soz pardon huh eh hm hmm what wut wat come again mean meant like say that you u ya ye do
         mate man dude bro pal love hun english speak excuse me really seriously and so oh um uh wdym wym
         wie bitte was hä quoi comment hein pardón perdón perdon qué que cómo como scusa cosa wat nou
+        ano nani kya any question questions next
         """.split()
 )
+# "About what?", "For whom?", "With which?": a preposition asking what the partner meant.
+_ASK_BACK_PREPOSITIONS = frozenset("about of for with from to by on in at".split())
 
 
 # "Relative how?", "Limited how?": a word of the partner's question echoed and asked about (not "Blue,
@@ -94,6 +97,8 @@ def _brief_ask_back(ctx: Context) -> bool:
     if not 0 < len(words) <= 3 or not asks_back(ctx.lower):
         return False
     if all(w in _ASK_BACK_WORDS for w in words):
+        return True
+    if len(words) == 2 and words[0] in _ASK_BACK_PREPOSITIONS and words[1] in _ECHO_ASKERS:
         return True
     return (
         len(words) > 1
@@ -117,7 +122,8 @@ _COURTESY_WORDS = frozenset(
     soon again also as well very much so a lot most all the my dear friend partner there hello's it's
     great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
     youre ur r ta now kindly ya worries laters hooroo tara cheerio totsiens slán slan abhaile doei ciao tchau
-    adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright then
+    adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright then amen bless
+    blessings god
     karibu nawzajem wzajemnie kwaheri asante sana sawa ó dàbọ dabọ dabo tnx thnx thanx
     """.split()
 )
@@ -155,16 +161,35 @@ def _courtesy_reply(ctx: Context) -> bool:
                     or (words[-1] == "too" and words[-2:-1] in (["you"], ["u"]))
                 )
             )
-            # a courtesy in a script without Latin letters ("وعليكم السلام", "さようなら")
+            # a courtesy in a script without Latin letters ("وعليكم السلام", "さようなら") or in words
+            # that are no English ("Karibu!", "Nawzajem.")
             or not any("a" <= c <= "z" for c in ctx.lower)
+            or all(w not in T.ENGLISH_WORDS for w in words)
         )
         and smalltalk.detect_greeting(ctx, _GREETING_CFG)
     )
 
 
+# "haha shhh 🤫": hushing the partner (and laughing) answers nothing; it plays along with chat.
+_HUSH = re.compile(r"^(?:s+h+|p+s+t+|hush)$")
+_LAUGH = re.compile(r"^(?:(?:a?ha)+h?|(?:he)+h?|(?:hi)+|l+o+l+|lmao|rofl|xd+)$")
+
+
+def _hush(words: list[str]) -> bool:
+    hushed = False
+    for w in words:
+        if _HUSH.match(w):
+            hushed = True
+        elif not _LAUGH.match(w):
+            return False
+    return hushed
+
+
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
     if _courtesy_reply(ctx) or _WELL_BEING_BACK.match(ctx.lower) or _brief_ask_back(ctx):
+        return False
+    if len(words) <= 3 and "s" in ctx.lower and _hush(words):
         return False
     if _word_count(words) < cfg.min_words:
         return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and asks_back(ctx.lower))
@@ -579,6 +604,50 @@ class ImposesEmotionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
 
 
+# "That's sweet, my daughter also draws a lot." after the partner's remark about their son: the verdict
+# opening the reply judges the partner's remark, not the artwork.
+_REACTION = re.compile(
+    r"^(?:(?:oh|aw+|wow|ah)[,!]? )?(?:that's|thats|that is|how|so) (?:very |really |so )?[a-z]+[.!,]+ "
+)
+
+
+def _reacts_to_remark(ctx: Context) -> bool:
+    match = _REACTION.match(ctx.lower)
+    if match is None or not ctx.history:
+        return False
+    last = ctx.history[-1]
+    rest = ctx.lower[match.end() :]
+    return (
+        last.get("role") != ctx.role
+        and "?" not in str(last.get("text", ""))
+        and not _JUDGES.search(rest)
+        and not _IMPOSES.search(rest)
+    )
+
+
+_STATE_WORDS = T.literal_words(_STATE)
+_EFFECT_WORDS = T.literal_words(_EFFECT)
+
+
+def _answers_being_look(ctx: Context) -> bool:
+    """The partner asked what a depicted being shows ("Does the rabbit look sad?"): "so a bit sad, yes"
+    describes it (labeling guide); the classifier stands down, the detector still judges. A viewer's
+    response ("creepy") judges wherever it is said."""
+    words = ctx.wordset
+    if not ctx.history or words.isdisjoint(_STATE_WORDS) or not words.isdisjoint(_EFFECT_WORDS):
+        return False
+    last = ctx.history[-1]
+    text = str(last.get("text", ""))
+    if last.get("role") == ctx.role or "?" not in text:
+        return False
+    lower = T.normalise(text)
+    return ("look" in lower or "seem" in lower or "appear" in lower) and bool(BEING_LOOK_ASKED.search(lower))
+
+
+def _imposes_spared(ctx: Context) -> bool:
+    return _answers_being_look(ctx) or _reacts_to_remark(ctx)
+
+
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
     words = ctx.wordset
     if asks_back(ctx.lower):
@@ -593,7 +662,7 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
         return True
     if words.isdisjoint(_JUDGES_TRIGGERS):
         return False
-    return bool(_JUDGES.search(ctx.lower)) or (
+    return (bool(_JUDGES.search(ctx.lower)) and not _reacts_to_remark(ctx)) or (
         not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower)
     )
 
@@ -617,6 +686,31 @@ _TAG = re.compile(
 )
 
 
+# "The black one, are you deaf?", "A brush in her hand, what else would a painter hold?", "Two clouds,
+# happy now, idiot?": an answer clause before a comma-joined taunt or rhetorical question answered, like
+# "Four. Have you not been reading?" (labeling guide). Not "Sorry, can you repeat?", "a few do, why does
+# that matter?" (no content before the comma) nor "Which one, the left?" (asked before the comma).
+_RHETORICAL_TAIL = re.compile(
+    r", (?:(?:are|is|do|does|did|can|can't|could|couldn't|have|haven't|will|would|should|don't|didn't|"
+    r"won't|isn't|aren't|am) (?:you|u|ya)\b|(?:what|why|how|who|where|which) (?:else )?(?:do|does|did|is|"
+    r"are|was|were|can|could|would|should|will|else)\b|(?:happy|satisfied) now\b)"
+)
+
+
+def _answered_before_tail(sentence: str) -> bool:
+    match = _RHETORICAL_TAIL.search(sentence)
+    if match is None:
+        return False
+    lead = T.words(sentence[: match.start()])
+    return (
+        bool(lead)
+        and lead[0] not in _ASK_BACK_WORDS
+        and lead[0] not in _COURTESY_CORE
+        and lead[-1] not in _ECHO_ASKERS
+        and any(w not in _EMPTY_WORDS or w in _DESCRIPTIVE for w in lead)
+    )
+
+
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
     return asks_back(ctx.lower) and not _WELL_BEING_BACK.match(ctx.lower)
 
@@ -630,6 +724,8 @@ def asks_back(lower: str) -> bool:
         if sentence.endswith("?"):
             # "Why, do you?": a question word before the tag makes it a question, not a tag
             if _TAG.search(sentence) and sentence.split(" ", 1)[0].rstrip(",") not in INTERROGATIVES:
+                return False
+            if ", " in sentence and _answered_before_tail(sentence):
                 return False
             continue
         first = sentence.split(" ", 1)[0]
@@ -663,6 +759,7 @@ RULES = [
         detect=detect_imposes_emotion,
         # nor does its classifier judge an ask-back that answer_is_question already names
         classifier_defers_to=frozenset({"answer_is_question"}),
+        classifier_spared_by=_imposes_spared,
     ),
     Rule(
         id="answer_is_question",

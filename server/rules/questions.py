@@ -490,7 +490,15 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
 _DEPICTED_BEING = (
     r"(?:man|woman|men|women|boy|girl|boys|girls|child|children|kid|kids|people|person|lady|ladies|guy|"
     r"gentleman|figure|figures|baby|clown|soldier|soldiers|king|queen|mother|father|crowd|family|couple|"
-    r"model|bride|groom|sailor|sailors|dog|dogs|cat|cats|horse|horses|bird|birds|animal|animals)"
+    r"model|bride|groom|sailor|sailors|dog|dogs|cat|cats|horse|horses|bird|birds|animal|animals|rabbit|"
+    r"rabbits|bunny|hare|fox|bear|bears|cow|cows|sheep|lamb|lion|deer|monkey|owl|mouse|pig|goat|donkey|"
+    r"elephant|wolf|puppy|kitten)"
+)
+# "Does the rabbit look sad?": what a depicted being shows, asked of it.
+BEING_LOOK_ASKED = re.compile(
+    rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{_DEPICTED_BEING} "
+    r"(?:look|looks|looked|seem|seems|seemed|appear|appears|appeared)\b"
+    r"|\b(?:he|she|they) (?:look|looks|seem|seems|appear|appears)\b"
 )
 _CONTENT_ASKED = re.compile(
     rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{_DEPICTED_BEING} "
@@ -872,6 +880,8 @@ _CLAUSE_START = re.compile(
     # chat openers before the question word: "wait where does it go", "omg is that a bunny"
     r"wait|omg|oh|ah|lol|um+|uh+|btw|bro|dude|last question|one more question|quick question|"
     r"hang on|kk|k|ugh+|soz|sry|sorry|quick one|"
+    # a polite address first: "sir please revert with the name of the plant"
+    r"sir|madam|ma'am|maam|mam|dear|friend|partner|buddy|mate|boss|"
     r"final question)\s+)*"
     r"([a-z']+)(?= ([a-z']+)|)"
 )
@@ -896,6 +906,10 @@ _REQUEST = re.compile(
 )
 
 
+# "wtf, more detail pls": a request ending in please in chat spelling ("english plz" asks about the chat).
+_PLS_END = (" pls", " plz", " plss", " plzz", " pleaseee", " pleasee")
+
+
 class NotAQuestionConfig(LearnedRuleConfig):
     severity: Severity = "hard"
 
@@ -911,7 +925,12 @@ _QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e", "\u1367")
 
 
 # Question words and tags of Indian English in mid-sentence: "dog is which colour", "r there or not".
-_MID_QUESTION = re.compile(r"\b(?:is|are|r|was|were) (?:which|how many|how much|whose)\b|\bor not\s*$")
+# The question word last: "the man in red robe how old", "her dress what colour", "he is holding what".
+_MID_QUESTION = re.compile(
+    r"\b(?:is|are|r|was|were) (?:which|how many|how much|whose)\b|\bor not\s*$"
+    r"|(?<!know )(?<!sure )(?<!idea )(?<!tell )(?<!say )\bhow (?:old|many|much|big|tall|long|far|large|wide|"
+    r"high)\s*[.!]*$|(?<!know )(?<!sure )(?<!idea )(?<!tell )(?<!say )\b(?:what|which) colou?rs?\s*[.!]*$|\b(?:is|are|doing|wearing|holding) what\s*[.!]*$"
+)
 
 
 # Question words of other languages, asked without "?" or "¿": "que raza de perro es", "y la botella como
@@ -946,7 +965,8 @@ def is_question(ctx: Context) -> bool:
     if not ctx.wordset.isdisjoint(_FOREIGN_ASKERS) and _FOREIGN_ASK.search(ctx.lower):
         return True
     lower = _EXCLAIMED.sub(",", _LEAD_IN.sub("", ctx.lower))
-    if _REQUEST.search(lower) or lower.rstrip(" .!").endswith(" please"):
+    end = lower.rstrip(" .!")
+    if _REQUEST.search(lower) or end.endswith(" please") or (end.endswith(_PLS_END) and "english" not in end):
         return True
     for m in _CLAUSE_START.finditer(lower):
         first, second = m.group(1), m.group(2)
