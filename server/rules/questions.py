@@ -929,7 +929,8 @@ _QUESTION_MARKS = ("?", "\uff1f", "\u061f", "\u037e", "\u055e", "\u1367")
 _MID_QUESTION = re.compile(
     r"\b(?:is|are|r|was|were) (?:which|how many|how much|whose)\b|\bor not\s*$"
     r"|(?<!know )(?<!sure )(?<!idea )(?<!tell )(?<!say )\bhow (?:old|many|much|big|tall|long|far|large|wide|"
-    r"high)\s*[.!]*$|(?<!know )(?<!sure )(?<!idea )(?<!tell )(?<!say )\b(?:what|which) colou?rs?\s*[.!]*$|\b(?:is|are|doing|wearing|holding) what\s*[.!]*$"
+    r"high)\s*[.!]*$|(?<!know )(?<!sure )(?<!idea )(?<!tell )(?<!say )\b(?:what|which) colou?rs?\s*[.!]*$"
+    r"|\b(?:is|are|doing|wearing|holding) what\s*[.!]*$"
 )
 
 
