@@ -8,32 +8,11 @@ speaks, and what the partner said just before.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import pytest
 
-from server.rules.registry import check
+from tests.rule_cases import A, Case, Q, assert_case, case_id, clean, hit
 
-_NO_MODEL = {"classifier": False}
-Q, A = "questioner", "answerer"
 _SIGN_OFF = "Thanks, that is all from me."
-
-
-class Case(NamedTuple):
-    rule: str
-    role: str  # who sends ``text``
-    text: str
-    expected: bool  # True: the rule fires on ``text``; False: it stays quiet
-    before: str | None = None  # the partner's message just before ``text``
-    model: bool = False  # run the shipped classifiers too
-
-
-def hit(rule: str, role: str, text: str, **context: object) -> Case:
-    return Case(rule, role, text, True, **context)
-
-
-def clean(rule: str, role: str, text: str, **context: object) -> Case:
-    return Case(rule, role, text, False, **context)
 
 
 CASES: list[Case] = [
@@ -106,19 +85,6 @@ CASES: list[Case] = [
 ]
 
 
-def _history(case: Case) -> list[dict[str, str]]:
-    if case.before is None:
-        return []
-    partner = A if case.role == Q else Q
-    return [{"role": partner, "text": case.before}]
-
-
-def _case_id(case: Case) -> str:
-    return f"{case.rule}-{'hit' if case.expected else 'clean'}-{case.text[:30]}"
-
-
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_rule(case: Case) -> None:
-    config = None if case.model else _NO_MODEL
-    fired = {result.id for result in check(case.role, 2, case.text, _history(case), config=config).hits}
-    assert (case.rule in fired) is case.expected, f"{case.rule} {'missed' if case.expected else 'fired'}"
+    assert_case(case)

@@ -7,32 +7,11 @@ message, whether the rule must fire (``hit``) or stay quiet (``clean``), who spe
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import pytest
 
-from server.rules.registry import check
+from tests.rule_cases import A, Case, Q, assert_case, case_id, clean, hit
 
-_NO_MODEL = {"classifier": False}
-Q, A = "questioner", "answerer"
 _SIGN_OFF = "Thanks, that is all from me."  # the questioner's last message before a foreign farewell
-
-
-class Case(NamedTuple):
-    rule: str
-    role: str  # who sends ``text``
-    text: str
-    expected: bool  # True: the rule fires on ``text``; False: it stays quiet
-    before: str | None = None  # the partner's message just before ``text``
-    asked: str | None = None  # a question the questioner asked (and had answered) earlier in the chat
-
-
-def hit(rule: str, role: str, text: str, **context: str) -> Case:
-    return Case(rule, role, text, True, **context)
-
-
-def clean(rule: str, role: str, text: str, **context: str) -> Case:
-    return Case(rule, role, text, False, **context)
 
 
 CASES: list[Case] = [
@@ -182,22 +161,6 @@ CASES: list[Case] = [
 ]
 
 
-def _history(case: Case) -> list[dict[str, str]]:
-    """The messages before ``case.text``: the earlier question and its answer, or the partner's message."""
-    if case.asked is not None:
-        return [{"role": Q, "text": case.asked}, {"role": A, "text": "Some answer."}]
-    if case.before is not None:
-        partner = A if case.role == Q else Q
-        return [{"role": partner, "text": case.before}]
-    return []
-
-
-def _case_id(case: Case) -> str:
-    return f"{case.rule}-{'hit' if case.expected else 'clean'}-{case.text[:30]}"
-
-
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_rule(case: Case) -> None:
-    turn = 5 if case.asked is not None else 2  # a repeat needs an earlier exchange
-    fired = {result.id for result in check(case.role, turn, case.text, _history(case), config=_NO_MODEL).hits}
-    assert (case.rule in fired) is case.expected, f"{case.rule} {'missed' if case.expected else 'fired'}"
+    assert_case(case)
