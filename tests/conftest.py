@@ -181,8 +181,20 @@ def settings_env(settings: Settings) -> dict[str, str]:
     return env
 
 
+@pytest.fixture(scope="session")
+def fitted_classifiers() -> None:
+    """Fit the rule classifiers once, in this process, before any server process starts.
+
+    A server trains them at start-up unless their weights are in the on-disk store; several servers
+    starting together on a cold store would each train them (seconds each on a loaded machine).
+    """
+    from server.rules.registry import prepare
+
+    prepare()
+
+
 @pytest.fixture
-def server_factory(tmp_path: Path) -> Iterator:
+def server_factory(tmp_path: Path, fitted_classifiers: None) -> Iterator:
     started: list[ServerProcess] = []
 
     def start(settings: Settings) -> ServerProcess:
@@ -207,7 +219,7 @@ def server_factory(tmp_path: Path) -> Iterator:
         )
         server = ServerProcess(f"http://127.0.0.1:{port}", proc, log_path)
         started.append(server)
-        deadline = time.time() + 90  # a loaded 2-core machine can take long to import the app
+        deadline = time.time() + 180  # a loaded 2-core machine can take long to import the app
         while time.time() < deadline:
             if proc.poll() is not None:
                 raise RuntimeError("server exited:\n" + server.log())
