@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.rules.tune import GRID, best_threshold
+from server.rules.tune import GRID, TARGET_PRECISION, best_threshold, precision_target
 
 
 def _rows(
@@ -37,3 +37,16 @@ def test_most_positives_then_fewest_false_alarms_then_the_middle_of_the_run() ->
 
 def test_none_when_the_limits_cannot_be_met() -> None:
     assert best_threshold(_rows([], [0.99] * 10, rule_hits=1)) is None
+
+
+def test_a_rule_below_the_target_keeps_its_classifier_at_its_own_precision() -> None:
+    """Rule hits at precision 0.95 (< 0.97) rule out every threshold at the fixed target; at the rule's
+    own precision the classifier still adds what it finds without a false alarm."""
+    rows = _rows([0.9, 0.92], [0.1] * 600, rule_hits=95) + [(False, True, 0.0)] * 5
+    assert best_threshold(rows) is None
+    target = precision_target(95, 5)
+    assert target == 0.95
+    t, tp, fp = best_threshold(rows, target)
+    assert (tp, fp) == (97, 5) and 0.5 < t < 0.9
+    assert precision_target(97, 1) == TARGET_PRECISION
+    assert precision_target(0, 0) == TARGET_PRECISION

@@ -58,7 +58,11 @@ TRAINING_FILES = (
     DATA_DIR / "train_more_f.jsonl",
     # session 7: batches 9-10, measured blind before, development data now
     # session 8: batches 11-12, measured blind in session 7, development data now
-    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8, 9, 10, 11, 12)),
+    # session 9: batches 13-14 (blind in session 8) and three authors' training lines in 33 voices
+    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)),
+    DATA_DIR / "train_more_g.jsonl",
+    DATA_DIR / "train_more_h.jsonl",
+    DATA_DIR / "train_more_i.jsonl",
 )
 TEXT_RULES = (
     "off_topic",

@@ -144,6 +144,18 @@ def best_threshold(
     return run[(len(run) - 1) // 2]
 
 
+def precision_target(rule_tp: int, rule_fp: int) -> float:
+    """The precision "rule OR classifier" must keep: ``TARGET_PRECISION``, or the rule's own if lower.
+
+    A rule whose own hits fall short of the target (another author's borderline lines) would rule
+    out every threshold and switch its classifier off; the classifier may instead not lower the
+    rule's own precision.
+    """
+    if rule_tp + rule_fp and rule_tp / (rule_tp + rule_fp) < TARGET_PRECISION:
+        return rule_tp / (rule_tp + rule_fp)
+    return TARGET_PRECISION
+
+
 def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, float], list[str]]:
     """Per rule, the lowest threshold meeting the precision and false-alarm limits; and a report."""
     models = out_of_fold(pool, pool)
@@ -160,7 +172,7 @@ def choose_thresholds(pool: Sequence[Mapping[str, Any]]) -> tuple[dict[str, floa
         negatives = len(rows) - positives
         rule_tp = sum(g and h for g, h, _ in rows)
         rule_fp = sum(not g and h for g, h, _ in rows)
-        best = best_threshold(rows)
+        best = best_threshold(rows, precision_target(rule_tp, rule_fp))
         if best is None or best[1] == rule_tp:
             report.append(
                 f"{rule}: no threshold finds more than the rule within the limits; classifier off; "

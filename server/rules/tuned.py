@@ -5,12 +5,12 @@ cross-validated precision of at least 0.97 on the training lines. They belong to
 whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
 """
 
-TUNED_ON = "4bce2a2a8d06214f"
+TUNED_ON = "c7d867bf0303dac6"
 DEFAULT_THRESHOLDS: dict[str, float] = {
     "off_topic": 0.51,
-    "offensive": 0.53,
-    "asks_feelings": 0.57,
-    "generic_question": 0.51,
-    "imposes_emotion": 0.52,
-    "copies_opinion": 0.51,
+    "offensive": 0.56,
+    "asks_feelings": 0.66,
+    "generic_question": 0.52,
+    "imposes_emotion": 0.51,
+    "copies_opinion": 0.55,
 }
