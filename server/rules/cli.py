@@ -1,7 +1,8 @@
 """``avd rules``: try the live chat rules on messages without a chat, and measure them.
 
 ``avd rules check --jsonl FILE`` prints one JSON line per input line; ``avd rules evaluate``
-scores every rule on the labeled set and refreshes the table in ``docs/qc.md``.
+scores every rule on the labeled set and refreshes the table in ``docs/qc.md``; ``avd rules
+agreement`` compares two annotators' labels of the same messages.
 """
 
 from __future__ import annotations
@@ -192,3 +193,23 @@ def evaluate_cmd(
             console.print(f"[red]Cannot write the table:[/red] {exc}")
             raise typer.Exit(2) from exc
         console.print(f"table written to {docs or ev.DOCS}")
+
+
+@app.command("agreement")
+def agreement_cmd(
+    first: Annotated[Path, typer.Argument(help="Labeled JSON lines (the first annotator's).")],
+    second: Annotated[Path, typer.Argument(help="The same messages, in the same order, labelled again.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """How far two annotators agree, per rule (precision/recall of the second against the first, kappa).
+
+    Each line needs a "labels" list; where both lines carry a "text", the texts must match.
+    """
+    from server.rules import agreement as ag
+
+    try:
+        result = ag.compare(ag.load_labels(first), ag.load_labels(second))
+    except (OSError, ValueError) as exc:
+        console.print(f"[red]Cannot compare:[/red] {exc}")
+        raise typer.Exit(2) from exc
+    typer.echo(json.dumps(result.as_dict()) if as_json else ag.render(result))
