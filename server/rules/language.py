@@ -22,6 +22,14 @@ IM_TOKENS = frozenset(
     vc vcs
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
+# Spoken or dialect spellings ("Dunno, mate.", "cos the telly's broken", "Wha dat?") are how people talk,
+# not texting shortcuts: the labeled batches never count one alone as chat language.
+IM_TOKENS = IM_TOKENS - {"dunno", "cos", "dat"}
+# Letters of initials ("R.M.", "'K.L.'") and a capital letter naming a shape ("U shapes", "a U turn")
+# stand for no "r", "k" or "u".
+_INITIALS = re.compile(r"\b[A-Z]\.(?: ?[A-Z]\.)+|\b[A-Z](?= ?-?(?:shaped?|shapes|turns?|bends?)\b)")
+# IM tokens that are also Dutch or Afrikaans words ("Wat is de sfeer?"): foreign in a foreign message.
+_ALSO_DUTCH = frozenset({"wat"})
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
 _REPEAT = re.compile(r"([a-z])\1\1")
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
@@ -75,6 +83,24 @@ _D_FOR_THE = re.compile(
 )
 
 
+def _foreign(ctx: Context) -> bool:
+    """The non_english detector's verdict with its default settings."""
+    return detect_non_english(ctx, _NON_EN_CFG)
+
+
+def _only_initials(text: str, words: list[str]) -> bool:
+    """Every IM token is a letter of initials or of a shape's name ("R.M.", "U shapes"), not a word."""
+    found = IM_TOKENS.intersection(words)
+    if not found or any(len(w) > 1 for w in found) or not any(c.isupper() for c in text):
+        return False
+    letters = [m.group(0) for m in _INITIALS.finditer(text)]
+    if not letters:
+        return False
+    # each IM letter must occur in the message no more often than inside initials or shape names
+    named = [c.lower() for chunk in letters for c in chunk if c.isalpha()]
+    return all(words.count(w) <= named.count(w) for w in found)
+
+
 def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     words, lower = ctx.words, ctx.lower
     if "d" in ctx.wordset and _D_FOR_THE.search(lower):
@@ -86,8 +112,15 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     # whole tokens only: the "u" of "u-shaped" is no IM spelling
     extra = cfg.extra_tokens
     im = not IM_TOKENS.isdisjoint(words) or bool(extra and not set(extra).isdisjoint(words))
+    if im and not extra and _only_initials(ctx.text, words):
+        im = False
     # "wat" in a Dutch sentence is Dutch: leave that message to non_english
-    if im and not (len(words) >= 4 and _english_ratio(words) < 0.5) and not afrikaans_dutch(words):
+    if (
+        im
+        and not (len(words) >= 4 and _english_ratio(words) < 0.5)
+        and not afrikaans_dutch(words)
+        and not (_ALSO_DUTCH.issuperset(IM_TOKENS.intersection(words)) and _foreign(ctx))
+    ):
         return True
     if cfg.check_repeats:
         if (
@@ -114,6 +147,9 @@ class NonEnglishConfig(RuleConfig):
         0.5, ge=0, le=1, description="Share of words that must be common English words."
     )
     max_non_ascii_ratio: float = Field(0.3, ge=0, le=1, description="Share of letters allowed outside ASCII.")
+
+
+_NON_EN_CFG = NonEnglishConfig()
 
 
 def detect_non_english(ctx: Context, cfg: NonEnglishConfig) -> bool:
