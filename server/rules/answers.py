@@ -133,10 +133,14 @@ _COURTESY_CORE = frozenset(
     "dankie karibu nawzajem wzajemnie kwaheri asante dàbọ dabọ dabo tnx thnx thanx".split()
 )
 # "Good and you?", "Fine, how about yourself?": well-being answered and asked back, a pleasantry.
+# "Hi, all good here, and you?", "Not too bad thanks, and yours?", "Not bad love, you?": a greeting may
+# open it, "too"/"so" may soften it, a term of address may follow it.
 _WELL_BEING_BACK = re.compile(
-    r"^(?:(?:i'?m|im|i am|all|doing|pretty|very|really|quite|not)\s+)*(?:fine|good|great|well|ok|okay|"
-    r"alright|bad|excellent|wonderful)(?:,? (?:thanks|thank you|thx))?[,.!]*"
-    r"(?: (?:and|how about|what about))? (?:you|u|yourself|urself)\s*\?*$"
+    r"^(?:(?:hi|hello|hey|hiya|heya)[,.!]* )?"
+    r"(?:(?:i'?m|im|i am|all|doing|pretty|very|really|quite|not|too|so)\s+)*(?:fine|good|great|well|ok|okay|"
+    r"alright|bad|excellent|wonderful|grand)(?: here)?(?:,? (?:love|mate|friend|dear|bro|pal))?"
+    r"(?:,? (?:thanks|thank you|thx|ta))?[,.!]*"
+    r"(?: (?:and|how about|what about))? (?:you|u|yours|yourself|urself)\s*\?*$"
     # Portuguese: "Tudo bem sim, e você?", "tudo e vc?"
     r"|^(?:tudo(?: bem| bom| certo| joia)?|bem|estou bem)(?: sim)?(?:,? obrigad[oa])?[,.!]* (?:e )?"
     r"(?:você|voce|vc|tu)\s*\?*$"
@@ -711,8 +715,19 @@ def _answered_before_tail(sentence: str) -> bool:
     )
 
 
+# "Hi, how r u?" said back to the partner's hello: a pleasantry returned (greeting's), not a question put
+# instead of an answer. Only as a reply: opening the chat with it is asking back nothing.
+_HOW_ARE_YOU = re.compile(
+    r"^(?:(?:hi|hello|hey|hiya|heya|yo)(?: there)?[,.!]* )?(?:how (?:are|r) (?:you|u|ya)(?: doing| today)?|"
+    r"how's it going|how are things|how (?:is|was) your day|how you doing)\s*\?+$"
+)
+
+
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
-    return asks_back(ctx.lower) and not _WELL_BEING_BACK.match(ctx.lower)
+    lower = ctx.lower
+    if _WELL_BEING_BACK.match(lower) or (_HOW_ARE_YOU.match(lower) and ctx.history):
+        return False
+    return asks_back(lower)
 
 
 def asks_back(lower: str) -> bool:
