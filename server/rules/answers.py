@@ -123,7 +123,7 @@ _COURTESY_WORDS = frozenset(
     great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
     youre ur r ta now kindly ya worries laters hooroo tara cheerio totsiens slán slan abhaile doei ciao tchau
     adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright then amen bless
-    blessings god
+    blessings god yeah yep ta-ra
     karibu nawzajem wzajemnie kwaheri asante sana sawa ó dàbọ dabọ dabo tnx thnx thanx
     """.split()
 )
@@ -131,6 +131,8 @@ _COURTESY_CORE = frozenset(
     "hi hii hello hey heya hiya yo bye goodbye cya farewell welcome thanks thank thx ty cheers np likewise "
     "pleasure morning afternoon evening ta laters hooroo tara cheerio totsiens slán doei ciao tchau adeus "
     "dankie karibu nawzajem wzajemnie kwaheri asante dàbọ dabọ dabo tnx thnx thanx".split()
+    # farewells and "it's nothing" ("Alright, later.", "Okay, ta-ra!", "No worries.")
+    + "later ta-ra tara worries".split()
 )
 # "Good and you?", "Fine, how about yourself?": well-being answered and asked back, a pleasantry.
 # "Hi, all good here, and you?", "Not too bad thanks, and yours?", "Not bad love, you?": a greeting may
@@ -148,6 +150,7 @@ _WELL_BEING_BACK = re.compile(
 
 
 _GREETING_CFG = smalltalk.GreetingConfig()
+_SEE_YOU = re.compile(r"\bsee (?:ya|you|u)\b")
 
 
 def _courtesy_reply(ctx: Context) -> bool:
@@ -163,6 +166,8 @@ def _courtesy_reply(ctx: Context) -> bool:
                 and (
                     not _COURTESY_CORE.isdisjoint(words)
                     or (words[-1] == "too" and words[-2:-1] in (["you"], ["u"]))
+                    # "See ya.", "See you soon!"
+                    or _SEE_YOU.search(ctx.lower) is not None
                 )
             )
             # a courtesy in a script without Latin letters ("وعليكم السلام", "さようなら") or in words
