@@ -194,8 +194,38 @@ def _hush(words: list[str]) -> bool:
     return hushed
 
 
+# "Forty, I said.", "Six men, as I said.", "About thirty, like I said before.": a bare count repeated with a
+# reminder that it was given already is still a bare count (the reminder describes nothing). Colours and
+# other words are left alone: the labeled batches disagree on "White and red, as I said."
+_SAID_BEFORE = re.compile(
+    r",? (?:(?:like|as|same as) i (?:said|told(?: you)?|answered|mentioned)|i (?:already |just )?"
+    r"(?:said|told(?: you)?|answered)(?: (?:it|that))?|same as (?:before|i said))"
+    r"(?: (?:before|already|twice|earlier))*[.!]*$"
+)
+_COUNTS = frozenset(
+    """
+    one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+    eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred dozen none
+    """.split()
+)
+_ABOUT = frozenset("about around roughly maybe approximately nearly almost".split())
+_REMINDER_WORDS = frozenset("said told answered mentioned before".split())
+
+
+def _count_said_before(lower: str) -> bool:
+    match = _SAID_BEFORE.search(lower)
+    if match is None or match.start() == 0:
+        return False
+    head = T.words(lower[: match.start()])
+    if head and head[0] in _ABOUT:
+        head = head[1:]
+    return 0 < len(head) <= 2 and (head[0] in _COUNTS or head[0].isdigit())
+
+
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
+    if not _REMINDER_WORDS.isdisjoint(words) and _count_said_before(ctx.lower):
+        return True
     if _courtesy_reply(ctx) or _WELL_BEING_BACK.match(ctx.lower) or _brief_ask_back(ctx):
         return False
     if len(words) <= 3 and "s" in ctx.lower and _hush(words):
