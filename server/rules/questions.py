@@ -480,7 +480,9 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
         ctx.words
     ):
         return True
-    return any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU)
+    if any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU):
+        return True
+    return _judges_part(ctx)
 
 
 # What a depicted person or animal visibly shows ("Would you say the boy looks carefree and happy as he
@@ -515,6 +517,173 @@ _CONTENT_ASKED_TRIGGERS = frozenset(
 
 def _asks_about_content(ctx: Context) -> bool:
     return not ctx.wordset.isdisjoint(_CONTENT_ASKED_TRIGGERS) and ctx.finds(_CONTENT_ASKED)
+
+
+# Judgements asked of a part of the scene without "you" (labeling guide: the mood, feeling or beauty
+# of the artwork or of a part of it): "do the cabins look cosy?", "is the bride pretty?", "that's
+# disrespectful, right?". Two lexicons, because a depicted being's visible state is content.
+# Verdicts and viewer responses: a judgement whatever they are said of ("is the clown funny?").
+_EVALUATIVE = frozenset(
+    """
+    beautiful pretty gorgeous lovely stunning ugly hideous cute adorable charming elegant graceful majestic
+    glamorous glam dazzling magnificent splendid spectacular breathtaking impressive amazing awesome
+    incredible wonderful marvellous marvelous fantastic fabulous terrific superb exquisite nice cool awful
+    terrible horrible dreadful funny hilarious comical amusing silly ridiculous absurd cheesy corny tacky
+    kitsch kitschy tasteless pretentious boring dull bland tedious interesting fascinating intriguing clever
+    striking touching poignant heartbreaking heart-breaking heartwarming heart-warming
+    uplifting inspiring depressing disturbing unsettling creepy spooky eerie scary frightening terrifying
+    horrifying menacing sinister ominous gross disgusting revolting repulsive sickening nauseating appetizing
+    appetising delicious tasty yummy thrilling exciting electrifying awe-inspiring epic noble
+    heroic tragic shocking disrespectful offensive annoying irritating cringe cringey cringy cringeworthy
+    daft naff shiok lekker dope stylish classy gaudy garish vulgar grotesque ghastly divine glorious
+    wondrous enchanting captivating mesmerizing mesmerising hypnotic haunting harrowing chilling
+    unnerving creepy-looking overrated underwhelming mediocre distasteful tasteful vain
+    """.split()
+)
+# Moods of a place, thing or the whole scene; said of a depicted person or animal they are what it
+# visibly shows ("does the dog look friendly?"), which is content.
+_SCENE_MOOD = frozenset(
+    """
+    cosy cozy snug homely homey welcoming inviting gloomy mournful melancholy melancholic sombre somber bleak
+    grim dreary desolate forlorn lonely peaceful peacefull serene tranquil restful idyllic dreamy magical
+    mysterious romantic nostalgic joyful joyous cheerful happy sad festive lively vibrant playful
+    friendly hostile oppressive tense chaotic violent dramatic dangerous threatening sacred
+    spiritual heavenly hellish apocalyptic hopeful hopeless sorrowful solemn soothing calming
+    relaxing angry drowsy sleepy gentle forgotten haunted cheery upbeat dismal
+    depressed intimate lonesome cruel brutal
+    """.split()
+)
+_LEXICON = _EVALUATIVE | _SCENE_MOOD
+_RESPONSE_WORDS = T.literal_words(_RESPONSE)
+# "is that a good question?" judges the chat, not the artwork.
+_CHAT_NOUNS = frozenset("question questions idea answer answers guess point plan description way job".split())
+_PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling".split())
+# Beauty is judged of a face or pose too ("is the bold pose glamorous?"); other words said of a
+# feature describe it ("is the rabbit's expression twitchy and funny?").
+_BEAUTY = frozenset(
+    "beautiful pretty gorgeous lovely stunning ugly hideous glamorous elegant graceful majestic dazzling "
+    "magnificent cute adorable charming".split()
+)
+_LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _LEXICON), key=len, reverse=True)) + ")"
+# What a mood word is said of, when it is a being: then the message asks what it visibly shows.
+_BEING_WORD = re.compile(
+    rf"\b(?:{_DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|face|faces|eyes|expression|expressions|"
+    r"character|characters|saint|saints|dude|lady|ladies|folk|folks|crowd|"
+    r"[a-z]*(?:man|men|keeper|maker|seller|monger|herd|rider|player|dancer|singer|worker|farmer|hunter|"
+    r"fisher|traveller|traveler|walker|child|chef|waiter|waitress|nurse|priest|monk|nun|camel|tiger|"
+    r"bull|ox|oxen|heron|deer|stag|hound|fan|student|tourist|visitor)s?)\b"
+)
+# A being's visible features: "is the rabbit's expression twitchy and funny?" asks what it shows.
+_FEATURE_WORD = re.compile(r"\b(?:face|faces|eyes|expression|expressions|smile|pose|posture|mouth|gesture)\b")
+# A question about something else after the judgement: "your typing is so cute, where are you from?"
+_NEW_QUESTION = re.compile(r"\b(?:where|what|who|how|why|which|when|is|are|do|does|can|could|did)\b")
+# The word after a predicate adjective ("is the dress pretty?", not "is she wearing a pretty dress?").
+_AFTER_PREDICATE = (
+    r"(?:[- ](?:looking|feeling))?(?=\s*(?:$|[?.!,;:]| (?:and|or|to|for|in|at|with|overall|enough|too|like|"
+    r"looking|you|would|from|when|the way|ye|eh|no|right|innit|also|somehow|though|tho|lah|la|leh|mate|"
+    r"na|ya|yeah|yes|bro|n|yourself|personally|honestly|really|feeling)\b))"
+)
+_SENTENCE_START = r"(?:^|[.!?] |[,;:] (?=(?:is|are|was|were|does|do|did)\b))"
+_LEAD = r"(?:(?:so|and|but|ok|okay|like|then|now|well|alright|right|hmm|mate|oh|also|honestly)[,.]? )*"
+_JUDGED_PART = [
+    # "is the red gown glamorous?", "do the cabins look cosy and warm?", "do you find the hills gloomy?"
+    re.compile(
+        rf"{_SENTENCE_START}{_LEAD}(?:is|are|was|were|isn't|aren't)\b(?! there\b| (?:you|u)\b)(?P<subj>[^?.!,]{{1,80}}?) "
+        rf"(?:(?:looking|looks?|seems?|feels?) )?{_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
+    ),
+    re.compile(
+        rf"{_SENTENCE_START}{_LEAD}(?:does|do|did|doesn't|don't|would|wouldn't)\b(?P<subj>[^?.!,]{{1,80}}?) "
+        r"(?:(?:look|seem|feel|appear|sound)s?(?: (?:so|very|really|quite|kind of|kinda|a bit|a little))?|"
+        r"find|think|reckon|call|consider|say|suppose)\b(?P<mid>[^?.!]{0,60}?) "
+        rf"{_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
+    ),
+    # the partner's view put without a question word: "you find it funny?", "u think its cringe"
+    re.compile(
+        rf"{_SENTENCE_START}{_LEAD}(?:(?:do|did|don't) )?(?:you|u|yuh|ye) (?:find|think|tink|reckon|consider|"
+        rf"feel)\b(?P<mid>[^?.!]{{0,60}}?) {_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
+    ),
+    # the adjective first: "is scary the horse?", "is nice the colours together?"
+    re.compile(
+        rf"^(?:is|are) {_DEGREE}(?P<adj>{_LEX}) (?P<after>(?:the|this|that|these|those|it)\b[^?.!]{{0,40}})"
+    ),
+    # a bare judgement with a question mark: "the henna and the gold jewellery dazzling?"
+    re.compile(
+        rf"^(?:so |and |but )?(?:the|this|that|these|those|it) [^?.!,]{{0,60}}? {_DEGREE}(?P<adj>{_LEX})"
+        r"\s*\?+\s*$"
+    ),
+    # a judgement followed by a question mark: "the fish looks disgusting?", "that's disrespectful right?"
+    re.compile(
+        rf"(?:^|[.!?] )(?P<subj>(?:[^?.!]*, (?=(?:that|it|this|which)\b))?[^?.!,]{{0,80}}?)\b(?:is|are|'s|was|were|looks?|seems?|feels?|appears?|sounds?) "
+        rf"(?:just )?{_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
+        r"(?P<rest>[^?.!]{0,40})\?+\s*$"
+    ),
+    # "is it heartbreaking that families are on the roofs?", "is it cruel to hunt deer like this?"
+    re.compile(
+        r"\b(?:is|isn't|was|wasn't) (?:it|this|that)(?: (?:just|so|really|not|a bit|kind of))? "
+        rf"(?P<adj>{_LEX}) (?:that|to|how|when|seeing|watching|the way)\b"
+    ),
+    # "is it a good print?", "is it the most peaceful little sauna?", "is this a sad place?"
+    re.compile(
+        r"(?:\b(?:is|isn't|was) (?:it|this|that)|\b(?:it|this|that)(?:'s| is|s| was))(?: just)? (?:a|an|such an?|"
+        rf"the most|one|really a) {_DEGREE}(?P<adj>{_LEX}|good|fine|moving|nightmare)(?:[- ](?:looking|feeling))?"
+        r"(?:,? (?:and )?[\w-]+)? (?:(?:little|old|big|kind of|sort of) )?(?P<noun>[\w-]+)(?: overall)?"
+        r"(?: (?:by|in|on|at|with|of|under|to)\b[^?.!]{0,40})?\s*(?:[?.!,]|$)"
+    ),
+    # "is it a holy-feeling place?"
+    re.compile(r"\b(?:is|isn't|was) (?:it|this|that) (?:a|an) (?P<adj>[\w]+)[- ]feeling\b"),
+    # "are the dogs tearing at the stag in a sickening way?"
+    re.compile(
+        rf"(?P<subj>[^?.!]{{0,80}}?)\bin an? {_DEGREE}(?:[\w-]+,? (?:and )?)?(?P<adj>{_LEX}|calm)"
+        r" (?:way|manner|fashion)\b[^?.!]{0,40}\?"
+    ),
+]
+# A scene likened to a place or state that is a judgement ("the coral is like another world, no?",
+# "does the garden feel like a paradise?", "are the fangs nightmare fuel?").
+_JUDGED_LIKENESS = re.compile(
+    r"(?:\b(?:like|is|are|'s|be) (?:it |this |that )?(?:a |an |another |the |pure |straight |total |absolute "
+    r"|real )?"
+    r"(?:[\w-]+ )?(?:paradise|heaven|dream|nightmare|fairy ?tale|other world|another world|horror (?:film|"
+    r"movie|show)|postcard|masterpiece|adrenaline|vibe|omen|nightmare fuel)|\b(?:straight|pure|absolute) "
+    r"fire)\b[^?.!]{0,40}\?+\s*$"
+)
+_LIKENESS_WORDS = frozenset(
+    "paradise heaven dream nightmare fairy fairytale world horror postcard masterpiece adrenaline fire vibe "
+    "omen fuel".split()
+)
+_ASKING_START = frozenset(
+    "is are was were isn't aren't does do did doesn't don't would wouldn't so and but ok okay you u".split()
+)
+# An "or" offering a plain alternative asks which state it is ("is the sea gloomy grey or bright blue?").
+_OR_NEXT = re.compile(r"\s*(?:,? or (?:a |an |more |just )?(?P<alt>[\w-]+))?")
+
+
+def _judges_part(ctx: Context) -> bool:
+    """A mood or verdict asked of the artwork or a part of it (not of what a depicted being shows)."""
+    words = ctx.wordset
+    if not ("?" in ctx.text or ctx.words[:1] and ctx.words[0] in _ASKING_START):
+        return False
+    lower = ctx.lower
+    if not words.isdisjoint(_LIKENESS_WORDS) and _JUDGED_LIKENESS.search(lower):
+        return True
+    if words.isdisjoint(_PART_TRIGGERS):
+        return False
+    for rx in _JUDGED_PART:
+        for m in rx.finditer(lower):
+            adj = m.group("adj")
+            alt = _OR_NEXT.match(lower, m.end()).group("alt")  # type: ignore[union-attr]
+            if alt and alt not in _LEXICON and alt not in ("not", "nah", "no", "what"):
+                continue
+            said_of = lower[: m.start("adj")] + (m.groupdict().get("after") or "")
+            if adj in _SCENE_MOOD and adj not in _EVALUATIVE and _BEING_WORD.search(said_of):
+                continue
+            if adj not in _RESPONSE_WORDS and adj not in _BEAUTY and _FEATURE_WORD.search(said_of):
+                continue
+            if m.groupdict().get("noun") in _CHAT_NOUNS:
+                continue
+            if "rest" in m.groupdict() and m.group("rest") and _NEW_QUESTION.search(m.group("rest")):
+                continue
+            return True
+    return False
 
 
 # Generic questions are matched on the whole message after trimming politeness and naming the
