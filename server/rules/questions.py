@@ -567,7 +567,7 @@ _BEAUTY = frozenset(
 _LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _LEXICON), key=len, reverse=True)) + ")"
 # What a mood word is said of, when it is a being: then the message asks what it visibly shows.
 _BEING_WORD = re.compile(
-    rf"\b(?:{_DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|face|faces|eyes|expression|expressions|"
+    rf"\b(?:{_DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|"
     r"character|characters|saint|saints|dude|lady|ladies|folk|folks|crowd|"
     r"[a-z]*(?:man|men|keeper|maker|seller|monger|herd|rider|player|dancer|singer|worker|farmer|hunter|"
     r"fisher|traveller|traveler|walker|child|chef|waiter|waitress|nurse|priest|monk|nun|camel|tiger|"
@@ -575,6 +575,8 @@ _BEING_WORD = re.compile(
 )
 # A being's visible features: "is the rabbit's expression twitchy and funny?" asks what it shows.
 _FEATURE_WORD = re.compile(r"\b(?:face|faces|eyes|expression|expressions|smile|pose|posture|mouth|gesture)\b")
+# "do the wild eyes look dangerous to you?": the partner's judgement, whatever it is said of.
+_TO_YOU = re.compile(rf"\b(?:to|for) {_YOU}\b")
 # A question about something else after the judgement: "your typing is so cute, where are you from?"
 _NEW_QUESTION = re.compile(r"\b(?:where|what|who|how|why|which|when|is|are|do|does|can|could|did)\b")
 # The word after a predicate adjective ("is the dress pretty?", not "is she wearing a pretty dress?").
@@ -588,7 +590,8 @@ _LEAD = r"(?:(?:so|and|but|ok|okay|like|then|now|well|alright|right|hmm|mate|oh|
 _JUDGED_PART = [
     # "is the red gown glamorous?", "do the cabins look cosy and warm?", "do you find the hills gloomy?"
     re.compile(
-        rf"{_SENTENCE_START}{_LEAD}(?:is|are|was|were|isn't|aren't)\b(?! there\b| (?:you|u)\b)(?P<subj>[^?.!,]{{1,80}}?) "
+        rf"{_SENTENCE_START}{_LEAD}(?:is|are|was|were|isn't|aren't)\b(?! there\b| (?:you|u)\b)"
+        r"(?P<subj>[^?.!,]{1,80}?) "
         rf"(?:(?:looking|looks?|seems?|feels?) )?{_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
     ),
     re.compile(
@@ -613,7 +616,8 @@ _JUDGED_PART = [
     ),
     # a judgement followed by a question mark: "the fish looks disgusting?", "that's disrespectful right?"
     re.compile(
-        rf"(?:^|[.!?] )(?P<subj>(?:[^?.!]*, (?=(?:that|it|this|which)\b))?[^?.!,]{{0,80}}?)\b(?:is|are|'s|was|were|looks?|seems?|feels?|appears?|sounds?) "
+        r"(?:^|[.!?] )(?P<subj>(?:[^?.!]*, (?=(?:that|it|this|which)\b))?[^?.!,]{0,80}?)"
+        r"\b(?:is|are|'s|was|were|looks?|seems?|feels?|appears?|sounds?) "
         rf"(?:just )?{_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
         r"(?P<rest>[^?.!]{0,40})\?+\s*$"
     ),
@@ -624,8 +628,9 @@ _JUDGED_PART = [
     ),
     # "is it a good print?", "is it the most peaceful little sauna?", "is this a sad place?"
     re.compile(
-        r"(?:\b(?:is|isn't|was) (?:it|this|that)|\b(?:it|this|that)(?:'s| is|s| was))(?: just)? (?:a|an|such an?|"
-        rf"the most|one|really a) {_DEGREE}(?P<adj>{_LEX}|good|fine|moving|nightmare)(?:[- ](?:looking|feeling))?"
+        r"(?:\b(?:is|isn't|was) (?:it|this|that)|\b(?:it|this|that)(?:'s| is|s| was))(?: just)? "
+        rf"(?:a|an|such an?|the most|one|really a) {_DEGREE}(?P<adj>{_LEX}|good|fine|moving|nightmare)"
+        r"(?:[- ](?:looking|feeling))?"
         r"(?:,? (?:and )?[\w-]+)? (?:(?:little|old|big|kind of|sort of) )?(?P<noun>[\w-]+)(?: overall)?"
         r"(?: (?:by|in|on|at|with|of|under|to)\b[^?.!]{0,40})?\s*(?:[?.!,]|$)"
     ),
@@ -634,6 +639,11 @@ _JUDGED_PART = [
     # "are the dogs tearing at the stag in a sickening way?"
     re.compile(
         rf"(?P<subj>[^?.!]{{0,80}}?)\bin an? {_DEGREE}(?:[\w-]+,? (?:and )?)?(?P<adj>{_LEX}|calm)"
+        r" (?:way|manner|fashion)\b[^?.!]{0,40}\?"
+    ),
+    # "... in a violent, jagged way?"
+    re.compile(
+        rf"(?P<subj>[^?.!]{{0,80}}?)\bin an? {_DEGREE}(?P<adj>{_LEX}),? (?:and )?[\w-]+"
         r" (?:way|manner|fashion)\b[^?.!]{0,40}\?"
     ),
 ]
@@ -676,7 +686,12 @@ def _judges_part(ctx: Context) -> bool:
             said_of = lower[: m.start("adj")] + (m.groupdict().get("after") or "")
             if adj in _SCENE_MOOD and adj not in _EVALUATIVE and _BEING_WORD.search(said_of):
                 continue
-            if adj not in _RESPONSE_WORDS and adj not in _BEAUTY and _FEATURE_WORD.search(said_of):
+            if (
+                adj not in _RESPONSE_WORDS
+                and adj not in _BEAUTY
+                and _FEATURE_WORD.search(said_of)
+                and not _TO_YOU.search(lower)
+            ):
                 continue
             if m.groupdict().get("noun") in _CHAT_NOUNS:
                 continue
