@@ -537,7 +537,8 @@ _EVALUATIVE = frozenset(
     heroic tragic shocking disrespectful offensive annoying irritating cringe cringey cringy cringeworthy
     daft naff shiok lekker dope stylish classy gaudy garish vulgar grotesque ghastly divine glorious
     wondrous enchanting captivating mesmerizing mesmerising hypnotic haunting harrowing chilling
-    unnerving creepy-looking overrated underwhelming mediocre distasteful tasteful vain
+    unnerving creepy-looking overrated underwhelming mediocre distasteful tasteful vain disgraceful
+    shameful outrageous appalling
     """.split()
 )
 # Moods of a place, thing or the whole scene; said of a depicted person or animal they are what it
@@ -632,7 +633,8 @@ _JUDGED_PART = [
         rf"(?:a|an|such an?|the most|one|really a) {_DEGREE}(?P<adj>{_LEX}|good|fine|moving|nightmare)"
         r"(?:[- ](?:looking|feeling))?"
         r"(?:,? (?:and )?[\w-]+)? (?:(?:little|old|big|kind of|sort of) )?(?P<noun>[\w-]+)(?: overall)?"
-        r"(?: (?:by|in|on|at|with|of|under|to)\b[^?.!]{0,40})?\s*(?:[?.!,]|$)"
+        r"(?: (?:by|in|on|at|with|of|under|to|over|near|beside|behind|across|along|from)\b[^?.!]{0,40})?"
+        r"\s*(?:[?.!,]|$)"
     ),
     # "is it a holy-feeling place?"
     re.compile(r"\b(?:is|isn't|was) (?:it|this|that) (?:a|an) (?P<adj>[\w]+)[- ]feeling\b"),
@@ -683,7 +685,8 @@ def _judges_part(ctx: Context) -> bool:
             alt = _OR_NEXT.match(lower, m.end()).group("alt")  # type: ignore[union-attr]
             if alt and alt not in _LEXICON and alt not in ("not", "nah", "no", "what"):
                 continue
-            said_of = lower[: m.start("adj")] + (m.groupdict().get("after") or "")
+            found = m.groupdict()
+            said_of = f"{lower[: m.start('adj')]} {found.get('after') or ''} {found.get('noun') or ''}"
             if adj in _SCENE_MOOD and adj not in _EVALUATIVE and _BEING_WORD.search(said_of):
                 continue
             if (

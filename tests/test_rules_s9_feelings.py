@@ -1,0 +1,73 @@
+"""Moods, verdicts and beauty asked of a part of the scene without "you" (asks_feelings), each with near
+misses that must stay clean: what a depicted person or animal visibly shows, plain visible facts, a
+choice between plain states, and chat about something else.
+
+The sentences are written for this test (not copied from the evaluation files). The detectors run
+without the classifiers, so a test reads the rule's own code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.rule_cases import Case, Q, assert_case, case_id, clean, hit
+
+CASES: list[Case] = [
+    # --- "is/are/does/do X look/feel/seem ADJ" with an evaluative or scene-mood word -----------------
+    hit("asks_feelings", Q, "Do the huts by the river look snug and homely?"),
+    hit("asks_feelings", Q, "Is the old cathedral gloomy?"),
+    hit("asks_feelings", Q, "Does the meadow feel idyllic in the evening light?"),
+    hit("asks_feelings", Q, "Are the jagged red stripes violent, almost shouting?"),
+    hit("asks_feelings", Q, "Is the bride gorgeous?"),
+    hit("asks_feelings", Q, "Is the puppet show hilarious?"),
+    hit("asks_feelings", Q, "So is the lighthouse majestic?"),
+    hit("asks_feelings", Q, "Are the cakes on the counter appetising?"),
+    hit("asks_feelings", Q, "Is the empty playground forgotten-looking?"),
+    clean("asks_feelings", Q, "Is the sky misty and dark?"),
+    clean("asks_feelings", Q, "Does the farmer look happy?"),
+    clean("asks_feelings", Q, "Do the fishermen seem lonely on the pier?"),
+    clean("asks_feelings", Q, "Does the dog look friendly?"),
+    clean("asks_feelings", Q, "Is the girl wearing a pretty dress?"),
+    clean("asks_feelings", Q, "Is the lake gloomy grey or bright blue?"),
+    clean("asks_feelings", Q, "Is the tram moving?"),
+    clean("asks_feelings", Q, "Is the cat's expression sleepy and funny?"),
+    # --- the partner's view without a question word, and "would you say" --------------------------------
+    hit("asks_feelings", Q, "You find the statue hideous?"),
+    hit("asks_feelings", Q, "u think the mural is cringe"),
+    hit("asks_feelings", Q, "Would you say the lanterns and the bare hall are mournful?"),
+    hit("asks_feelings", Q, "Do you think the canyon looks dangerous to you?"),
+    clean("asks_feelings", Q, "Do you think the man is angry?"),
+    clean("asks_feelings", Q, "Would you say the soldiers look tired?"),
+    # --- a judgement put up with a tag or a bare question mark -----------------------------------------
+    hit(
+        "asks_feelings",
+        Q,
+        "Someone scratched their name into the statue, that's disgraceful and tasteless right?",
+    ),
+    hit("asks_feelings", Q, "The reef looks like another world, no?"),
+    hit("asks_feelings", Q, "The dumplings in the steamer look delicious?"),
+    hit("asks_feelings", Q, "The silk and the pearls dazzling?"),
+    hit("asks_feelings", Q, "So the skateboarder flying over the rail is straight fire?"),
+    clean("asks_feelings", Q, "Your spelling is so cute, where do you live?"),
+    clean("asks_feelings", Q, "Is there fire in the fireplace?"),
+    # --- "is it ADJ that/to ...", "is it a ADJ NOUN", "in a ADJ way" ------------------------------------
+    hit("asks_feelings", Q, "Is it heartbreaking that the children sleep in the street?"),
+    hit("asks_feelings", Q, "Is it shocking to see the forest burnt like that?"),
+    hit("asks_feelings", Q, "Is this a gloomy street?"),
+    hit("asks_feelings", Q, "Is it the most romantic little bridge over a canal?"),
+    hit("asks_feelings", Q, "Is it a spooky-looking attic?"),
+    hit("asks_feelings", Q, "Is the old mill turning in a peaceful way?"),
+    hit("asks_feelings", Q, "Do the wolves circle the sheep in a chilling way?"),
+    clean("asks_feelings", Q, "Is that a good question? I am new at this."),
+    clean("asks_feelings", Q, "Is it hard to see the boats?"),
+    clean("asks_feelings", Q, "Is the waiter walking in a calm way?"),
+    clean("asks_feelings", Q, "Is it a happy dog?"),
+    # --- the adjective first (learners' word order) ----------------------------------------------------
+    hit("asks_feelings", Q, "Is lovely the garden?"),
+    clean("asks_feelings", Q, "Is happy the boy?"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_case(case: Case) -> None:
+    assert_case(case)
