@@ -18,7 +18,8 @@ CASES: list[Case] = [
     hit("asks_feelings", Q, "Is the old cathedral gloomy?"),
     hit("asks_feelings", Q, "Does the meadow feel idyllic in the evening light?"),
     hit("asks_feelings", Q, "Are the jagged red stripes violent, almost shouting?"),
-    hit("asks_feelings", Q, "Is the bride gorgeous?"),
+    hit("asks_feelings", Q, "Is the old bridge gorgeous?"),
+    hit("asks_feelings", Q, "Is the juggler impressive?"),
     hit("asks_feelings", Q, "Is the puppet show hilarious?"),
     hit("asks_feelings", Q, "So is the lighthouse majestic?"),
     hit("asks_feelings", Q, "Are the cakes on the counter appetising?"),
@@ -62,6 +63,11 @@ CASES: list[Case] = [
     clean("asks_feelings", Q, "Is it hard to see the boats?"),
     clean("asks_feelings", Q, "Is the waiter walking in a calm way?"),
     clean("asks_feelings", Q, "Is it a happy dog?"),
+    hit("asks_feelings", Q, "Is it a good photo?"),
+    clean("asks_feelings", Q, "Is it a good boat for fishing?"),
+    # a depicted person's looks are content unless the partner is asked to judge them
+    clean("asks_feelings", Q, "Is the bride gorgeous?"),
+    hit("asks_feelings", Q, "Is the bride gorgeous to you?"),
     # --- the adjective first (learners' word order) ----------------------------------------------------
     hit("asks_feelings", Q, "Is lovely the garden?"),
     clean("asks_feelings", Q, "Is happy the boy?"),

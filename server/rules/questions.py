@@ -556,6 +556,13 @@ _SCENE_MOOD = frozenset(
 )
 _LEXICON = _EVALUATIVE | _SCENE_MOOD
 _RESPONSE_WORDS = T.literal_words(_RESPONSE)
+# Everyday approval judges the artwork ("is it a nice picture?"), not any thing in it ("is it a nice
+# tree?" asks what the tree is like).
+_MILD = frozenset("nice good fine cool".split())
+_ARTWORK_NOUNS = frozenset(
+    "picture painting scene print photo photograph image piece artwork work portrait drawing poster view "
+    "place one sculpture mural landscape canvas sketch shot monument statue building sight".split()
+)
 # "is that a good question?" judges the chat, not the artwork.
 _CHAT_NOUNS = frozenset("question questions idea answer answers guess point plan description way job".split())
 _PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling".split())
@@ -696,7 +703,12 @@ def _judges_part(ctx: Context) -> bool:
                 and not _TO_YOU.search(lower)
             ):
                 continue
-            if m.groupdict().get("noun") in _CHAT_NOUNS:
+            noun = found.get("noun")
+            if noun in _CHAT_NOUNS or (
+                adj in _MILD and noun and _ARTWORK_NOUNS.isdisjoint(T.words(m.group(0)))
+            ):
+                continue
+            if adj in _BEAUTY and _BEING_WORD.search(said_of) and not _TO_YOU.search(lower):
                 continue
             if "rest" in m.groupdict() and m.group("rest") and _NEW_QUESTION.search(m.group("rest")):
                 continue
