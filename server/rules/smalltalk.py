@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from server.rules import phrasebook as PB
+from server.rules import text as T
 from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, RuleConfig, Severity
 
 _YOU = r"(?:you|u|ya)"
@@ -37,7 +39,8 @@ _SALUTATIONS = (
     r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom|tudo (?:e|e a|and) (?:vc|voc[eê]|tu)|"
     # Russian, Yoruba ("e kaaro", "ẹ káàrọ̀", "e kaasan") and Swahili salutes
     r"добр(?:ый (?:день|вечер)|ое утро)|здравствуй|"
-    r"[eẹ] k[aá][aà]?(?:r[oọ]|s[aá]n|l[eẹ])|[eẹ] n[lḷ][eẹ]|shikamoo|hujambo"
+    # and the opening salutes of about forty languages (phrasebook.py)
+    r"[eẹ] k[aá][aà]?(?:r[oọ]|s[aá]n|l[eẹ])|[eẹ] n[lḷ][eẹ]|shikamoo|hujambo|" + PB.GREETING_RE
 )
 # an honorific or a Nigerian "oga" before the salute: "Oga good morning o."
 _HONORIFIC_FIRST = r"(?:(?:oga|sir|madam|ma'?am|aunty|uncle|boss|bro)[,!]? )?"
@@ -210,7 +213,8 @@ _THANKS = (
     r"i(?:'m| am) (?:most |very |so |really |truly |ever so )?grateful|"
     rf"i appreciate (?:it|that|your help)|{_FOREIGN_THANKS}){_HONORIFIC}"
     r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads|a million|mate|a mil))?"
-    r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being)"
+    r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being|kind|"
+    r"help|patience|time)"
     r"(?: [\w']+){0,6})?"
 )
 _SIGN_OFF = re.compile(rf"^(?:(?:{_ACK}|{_CLOSE}|{_THANKS})(?:[\s,!.;:)-]+|$))+$")
@@ -234,6 +238,106 @@ _UNSPACED_COURTESY = re.compile(
 )
 
 
+# A message made only of courtesy, in any language the phrase book knows: thanks, farewells, "you're
+# welcome", well-wishes and salutes, with acknowledgements ("ok", "i understand"), closing remarks
+# ("that's all", "you've been a star") and address words ("kak", "bhai", "mate") between them; it may end
+# by announcing that the worker leaves ("I must go now, the bus is here"). At least one real courtesy
+# phrase is needed: "ok, sir" alone is not one.
+_COURTESY_UNIT = (
+    rf"(?:{_THANKS}|{PB.THANKS_RE}|{PB.FAREWELL_RE}|{PB.WELCOME_RE}|{PB.WELL_WISHES_RE}|{PB.HOW_ARE_YOU_RE}|"
+    rf"{PB.GREETING_RE}|{_SALUTATIONS}|no problem(?: at all)?|np|"
+    rf"(?:nice|good|great|lovely|pleased|glad) (?:to (?:meet|chat with|talk to) you|chatting|talking)|"
+    rf"how (?:are|r) (?:you|u)(?: doing| today)?)"
+)
+_COURTESY_FILLER = (
+    rf"(?:{_ACK}|{_CLOSE}|{PB.ADDRESS}|sorry|sure|yes|yeah|yep|aye|kk+|okie|oki|aight|ha+|hehe|lol|sweet|"
+    r"brilliant|nice one|ace|(?:i )?(?:gotta|got to|have to|must) (?:go|run|dash)(?: now)?|"
+    r"i understand|understood|noted|how (?:lovely|nice|kind|sweet)|"
+    r"(?:that|this) (?:was|is) (?:so |very |really )?"
+    r"(?:nice|lovely|fun|great|helpful|interesting|useful)|(?:very|so|really) (?:helpful|kind|useful)|"
+    r"(?:you(?:'ve| have)? been|you were|you are|you're) (?:so |very |really |such )?(?:a star|a gem|"
+    r"patient|kind|lovely|helpful|a great help|wonderful|amazing|brilliant)|that'?s (?:my|the) (?:\w+)|"
+    r"(?:thank|thanks) (?:god|goodness))"
+)
+_COURTESY_SEP = r"(?:[\s,!.;:()~…\-?]|<3|[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200d])+"
+# "I must go now", "gotta run", "I go now, my tea is ready": the rest of the message says why
+_LEAVING = (
+    r"(?:(?:i|we) (?:must|have to|need to|gotta|got to|should|'ve got to|'ll) |(?:i'?m |i am )?gotta |"
+    r"got to |i (?:go|leave|log off)\b|(?:i'?m|i am) (?:off|going|leaving|logging off)\b)"
+    r"(?:(?:go|run|leave|log off|head off|dash)\b)?[^?]*"
+)
+
+
+def _courtesy_message(pieces: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"^(?:{_COURTESY_FILLER}{_COURTESY_SEP})*{pieces}(?:{_COURTESY_SEP}|$)"
+        rf"(?:(?:{pieces}|{_COURTESY_FILLER})(?:{_COURTESY_SEP}|$))*(?:{_LEAVING})?$"
+    )
+
+
+_COURTESY_MESSAGE = _courtesy_message(_COURTESY_UNIT)
+# with the words that are courtesy only as an answer to the partner's courtesy ("Night!", "You too.")
+_COURTESY_REPLY = _courtesy_message(
+    rf"(?:{_COURTESY_UNIT}|{PB.REPLY_ONLY}|(?:i'?m )?(?:fine|good|well)(?: thanks| thank you)?|"
+    r"take (?:your|ur) time)"
+)
+# "how are you" in other languages, anywhere in a message ("Hur mår du idag?")
+_FOREIGN_HOW_ARE_YOU = re.compile(rf"(?:^|[\s,.!?;¿¡]){PB.HOW_ARE_YOU_RE}(?=[\s,.!?;]|$)")
+# a farewell or wish of another language closing a message ("..., iyi günler!", "Ich hoffe, du hast einen
+# schönen Tag.")
+_FOREIGN_FAREWELL = PB.alternation(p for lang, ps in PB.FAREWELLS.items() if lang != "english" for p in ps)
+_FOREIGN_CLOSE = re.compile(rf"(?:^|[\s,.!;]){_FOREIGN_FAREWELL}[\s!.]*$")
+_GERMAN_WISH = re.compile(r"\bich hoffe,? (?:du hast|sie haben) einen sch[oö]nen (?:tag|abend)\b")
+
+
+def _foreign_close(lower: str) -> bool:
+    """A farewell of another language ends the message (only the last words are searched, for speed)."""
+    tail = lower[-40:]
+    if len(lower) > 40:
+        space = tail.find(" ")
+        if space < 0:
+            return False
+        tail = tail[space:]
+    return _FOREIGN_CLOSE.search(tail) is not None or (
+        "hoffe" in lower and _GERMAN_WISH.search(lower) is not None
+    )
+
+
+def _courtesy_only(ctx: Context) -> bool:
+    """The whole message is courtesy; a few ambiguous words count only right after the partner's."""
+    lower = ctx.lower
+    if len(lower) > 120:
+        return False
+    if _COURTESY_MESSAGE.match(lower):
+        return True
+    # the words that count only as a reply come in short messages
+    return len(lower) <= 60 and _COURTESY_REPLY.match(lower) is not None and _partner_was_courteous(ctx)
+
+
+# the partner asks for a pause ("wait a minute", "one sec"): "No worries, take your time." answers it
+_ASKS_TO_WAIT = re.compile(
+    r"\b(?:wait(?: (?:a|one|\d+) (?:sec|second|minute|min|moment)s?)?|"
+    r"(?:one|a|just a) (?:sec|second|minute|moment)|"
+    r"hold on|brb|be right back|give me a (?:sec|second|minute|moment))\s*[.!]*$"
+)
+
+
+def _partner_was_courteous(ctx: Context) -> bool:
+    if not ctx.history:
+        return False
+    last = ctx.history[-1]
+    if last.get("role") == ctx.role:
+        return False
+    text = T.normalise(str(last.get("text", "")))
+    return bool(
+        _GREETING_START.match(text)
+        or _ASKS_TO_WAIT.search(text)
+        or _SMALLTALK.search(text)
+        or _COURTESY_ONLY.match(text)
+        or (len(text) <= 120 and _COURTESY_MESSAGE.match(text))
+    )
+
+
 def _reply_to(ctx: Context, mine: re.Pattern[str], partner: re.Pattern[str]) -> bool:
     """The message matches ``mine`` and the partner's message just before it matches ``partner``."""
     if not ctx.history or not mine.match(ctx.lower):
@@ -249,16 +353,24 @@ def _emoji_courtesy_reply(ctx: Context) -> bool:
 # "Good, thanks." or "Fine. What's the picture?" is a greeting only as the answer to "how are you?":
 # the partner's message just before must have asked after the worker's well-being.
 _WELL_BEING_REPLY = re.compile(
-    r"^(?:i'?m |im |i am |all |doing |pretty |very |really |quite |not |they(?:'re| are) |we(?:'re| are) |"
-    r"everyone is |(?:my )?family is )*(?:fine|good|great|well|ok|okay|"
+    r"^(?:(?:aye|yeah|yes|oh|ah|well|haha|ha),? )?"
+    r"(?:(?:i'?m |im |i am |all |doing |pretty |very |really |quite |not |not too |not so |they(?:'re| are) |"
+    r"we(?:'re| are) |everyone is |(?:my )?family is )*(?:fine|good|great|well|ok|okay|"
     r"alright|bad|excellent|fantastic|wonderful|tired|busy|doing)\b(?! (?:at|with|in|to|for|on)\b)"
+    # "can't complain", "no complaints", "could be worse", "alhamdulillah"
+    r"|(?:i )?(?:can'?t|cannot) complain|no complaints|could be worse|mustn'?t grumble|surviving|so-so|"
+    r"alhamdulill?ah)"
 )
 _WELL_BEING_ASKED = re.compile(
     rf"\bhow (?:are|r|re) {_YOU}\b(?! (?:able|sure|going to))|\bhow(?:'s| is| are) (?:it going|things|"
-    rf"everything|life|your day|ur day|(?:your|ur) (?:family|wife|husband|kids|children|parents))\b"
+    rf"everything|life|(?:your|ur) (?:day|morning|evening|week|weekend|family|wife|husband|kids|children|"
+    rf"parents))\b"
     rf"|\bhow (?:have|ve) {_YOU} been\b|\bhow do {_YOU} do\b"
     rf"|\bhope {_YOU}(?:'re| are)? (?:doing )?(?:well|good|fine)\b|\b(?:and|how about|what about) "
-    rf"(?:{_YOU}|yourself)\s*\?"
+    rf"(?:{_YOU}|yourself|yours|urs)\s*\?"
+    # the question asked back after the partner's own answer: "Not bad love, you?"
+    rf"|^(?:i'?m )?(?:fine|good|great|well|ok|okay|not bad|not too bad|alright|grand|all good)\b[^?]{{0,20}}"
+    rf"[,.!] (?:{_YOU}|yourself|yours)\s*\?\s*$"
 )
 
 
@@ -267,16 +379,46 @@ def _answers_well_being(ctx: Context) -> bool:
     return _reply_to(ctx, _WELL_BEING_REPLY, _WELL_BEING_ASKED)
 
 
+# "Likewise!" or "You too." opening a message that answers the partner's pleasantry
+_REPLY_OPENING = re.compile(
+    rf"^(?:likewise|(?:and )?{_YOU} too|same to {_YOU}|and (?:to )?{_YOU}|"
+    r"the pleasure is (?:all )?mine)\s*[!,.]"
+)
+# A question about a greeting in the artwork ("Is she saying hello or goodbye?") is answered with the
+# word: "Goodbye, the train is leaving." describes the scene.
+_ASKS_ABOUT_DEPICTED_GREETING = re.compile(
+    r"\b(?:say|says|saying|wave|waves|waving|greeting)\b[^?]*\b(?:hello|goodbye|hi|bye)\b[^?]*\?"
+    r"|\b(?:hello|goodbye|hi|bye) or (?:hello|goodbye|hi|bye)\b"
+)
+_DEPICTED_GREETING_ANSWER = re.compile(r"^(?:hello|goodbye|good-bye|hi|bye)\b[,.;:]? (?:\w+ ){2}")
+
+
+def _answers_depicted_greeting(ctx: Context) -> bool:
+    """The message names the greeting the partner asked about in the artwork, then describes it."""
+    if not _DEPICTED_GREETING_ANSWER.match(ctx.lower) or not ctx.history:
+        return False
+    last = ctx.history[-1]
+    return last.get("role") != ctx.role and bool(
+        _ASKS_ABOUT_DEPICTED_GREETING.search(T.normalise(str(last.get("text", ""))))
+    )
+
+
 def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
     lower = ctx.lower
+    if _answers_depicted_greeting(ctx):
+        return False
     return bool(
         _GREETING_START.match(lower)
+        or (_REPLY_OPENING.match(lower) is not None and _partner_was_courteous(ctx))
         or (not ctx.wordset.isdisjoint(_SMALLTALK_TRIGGERS) and ctx.finds(_SMALLTALK))
         or _COURTESY_ONLY.match(lower)
         or _THANKS_FOR.match(lower)
         or (_is_sign_off(lower) if not ctx.wordset.isdisjoint(_SIGN_OFF_TRIGGERS) else False)
         or _answers_well_being(ctx)
         or _emoji_courtesy_reply(ctx)
+        or _courtesy_only(ctx)
+        or _FOREIGN_HOW_ARE_YOU.search(lower) is not None
+        or _foreign_close(lower)
         or (
             len(lower) < 40
             and not any("a" <= c <= "z" for c in lower)
