@@ -14,7 +14,13 @@ from pydantic import Field
 from server.rules import smalltalk
 from server.rules import text as T
 from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Severity
-from server.rules.questions import BEING_LOOK_ASKED, INTERROGATIVES
+from server.rules.questions import (
+    BEING_LOOK_ASKED,
+    BEING_WORD,
+    EVALUATIVE_WORDS,
+    INTERROGATIVES,
+    SCENE_MOOD_WORDS,
+)
 
 # Words that carry no description: an answer made only of these is a bare yes/no/maybe.
 _BARE_WORDS = frozenset(
@@ -687,6 +693,105 @@ def _imposes_spared(ctx: Context) -> bool:
     return _answers_being_look(ctx) or _reacts_to_remark(ctx)
 
 
+# Moods and verdicts said without the frames above, found with the questioner's lexicons: "Yes, very
+# sacred.", "Lively and charming.", "it's really cheerful", "a quite clever print", "creepy af".
+_MOODS = (
+    EVALUATIVE_WORDS
+    | SCENE_MOOD_WORDS
+    | frozenset(
+        """
+    atmospheric tender overrated underwhelming forgettable lekker glam jolly entertaining melodramatic
+    goofy bittersweet spiritual sacred holy fun shameful disgraceful passionate dignified nostalgic
+    threatening serenity
+    """.split()
+    )
+) - {"dull"}  # "dull and weathered" bronze: a finish
+# Said alone, these acknowledge the partner ("Nice. There are also two lemons."), not the artwork.
+_ACKNOWLEDGING = frozenset("nice cool interesting great charming sweet fine good lovely".split())
+# Words of a sentence that is only a mood or verdict: "Yes, very spiritual and peaceful."
+_MOOD_FILLER = frozenset(
+    """
+    yes yeah yep yup yea ya yess yesss no nope nah not really very so quite rather pretty a bit little kind
+    of kinda sort sorta somewhat too and but or more mostly mainly overall just all also both sir madam po
+    ji aye mate honestly truly absolutely definitely totally super extremely incredibly deeply slightly
+    lol haha omg oh ah ew eh wow
+    """.split()
+)
+_AFFIRMED = r"(?:(?:ha)+|lol|omg|oh|ah|ew+|aw+|ikr|honestly|well)?[,!]? ?"
+_MOOD_ALT = "(?:" + "|".join(sorted((re.escape(w) for w in _MOODS), key=len, reverse=True)) + ")"
+_ART_NOUN = (
+    r"(?:portrait|painting|piece|print|scene|picture|image|photo|photograph|shot|artwork|work|sight|"
+    r"composition|sculpture|statue|drawing|mural|poster|one)"
+)
+_MOOD_SAID = re.compile(
+    "|".join(
+        [
+            # "it's really cheerful", "yes it feels very threatening", "mostly it's jolly"
+            r"(?:^|[.!,;] ?|\b(?:but|and|yes|yeah|mostly|overall|honestly|i think|i'd say|i guess) )"
+            r"(?:it|this|that|this one|everything|it all)(?:'s| is| looks| seems| feels| really is)"
+            rf" (?:pure |just )?{_DEGREE}(?P<adj>{_MOOD_ALT})\b(?! (?:for|that|because|how|if|of)\b)",
+            # "a really clever print", "such a warm and tender portrait", "an annoying but funny scene"
+            rf"\b(?:a|an|such an?|the most) {_DEGREE}(?:[\w-]+,? (?:and |but )?)?(?P<adj2>{_MOOD_ALT})"
+            rf"(?: little)? {_ART_NOUN}\b",
+            # slang after the word: "creepy af", "sad as hell", "creepy ass doll face"
+            rf"\b(?P<adj3>{_MOOD_ALT}) (?:af|asf|as hell|as fuck|ass)\b",
+            # "to me it's aggressive", "a little bit melancholic for me"
+            rf"\b(?:to|for) me,? (?:it'?s|it is|it was|this is) {_DEGREE}(?P<adj4>{_MOOD_ALT})\b"
+            rf"|\b{_DEGREE}(?P<adj5>{_MOOD_ALT}) (?:for|to) me\b",
+        ]
+    )
+)
+# The answerer's own response: "it makes my blood boil", "it pisses me off", "I almost cried".
+_MOVED_ME = re.compile(
+    r"\bmakes? my blood boil\b|\bpiss(?:es|ed)? me off\b|\blifts? my (?:mood|spirits|heart)\b|"
+    r"\b(?:would|'d|will|could) break (?:your|my|one's|anyone's) heart\b|"
+    r"\bi (?:almost|nearly|just about) (?:cried|wept|screamed|laughed)\b|\bi feel (?:so |really )?sorry\b|"
+    r"\bi can (?:barely|hardly) (?:bear to )?look at it\b|\bmakes? me (?:kind of |kinda |a bit |so |really )"
+    rf"{_VIEWER_EMOTION}\b|\bnot my (?:thing|cup of tea|style|taste)\b|\b(?:a )?load of (?:rubbish|crap|"
+    r"shit|nonsense|tosh|codswallop)\b|\b(?:it'?s|it is|that'?s|find (?:it|him|her)) (?:a |an )?(?:total |"
+    r"proper |real |right |absolute |bit of a )?(?:hoot|laugh|con|scam)\b(?! of\b)"
+)
+_MOVED_ME_WORDS = frozenset(
+    "boil piss pisses pissed lifts lift break almost nearly sorry barely hardly makes make thing tea load "
+    "hoot laugh con scam".split()
+)
+
+
+def _last_question_of_being(ctx: Context) -> bool:
+    """Whether the partner's last question was about a depicted person or animal ("is the man sad?")."""
+    if not ctx.history:
+        return False
+    last = ctx.history[-1]
+    return last.get("role") != ctx.role and bool(BEING_WORD.search(T.normalise(str(last.get("text", "")))))
+
+
+def _mood_said(ctx: Context) -> bool:
+    """A mood or verdict given as the answerer's own, not what a depicted being shows."""
+    words = ctx.wordset
+    if not words.isdisjoint(_MOVED_ME_WORDS) and ctx.finds(_MOVED_ME):
+        return True
+    if words.isdisjoint(_MOODS):
+        return False
+    lower = ctx.lower
+    for m in _MOOD_SAID.finditer(lower):
+        adj = next(a for a in m.groups() if a)
+        sentence = lower[: m.start()].rsplit(".", 1)[-1]
+        if adj in EVALUATIVE_WORDS or not (BEING_WORD.search(sentence) or _last_question_of_being(ctx)):
+            return True
+    for sentence in _SENTENCE_END.findall(lower):
+        found = T.words(sentence)
+        moods = [w for w in found if w in _MOODS]
+        if (
+            not moods
+            or all(w in _ACKNOWLEDGING for w in moods)
+            or not all(w in _MOODS or w in _MOOD_FILLER for w in found)
+        ):
+            continue
+        if any(w in EVALUATIVE_WORDS for w in moods) or not _last_question_of_being(ctx):
+            return True
+    return False
+
+
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
     words = ctx.wordset
     if asks_back(ctx.lower):
@@ -701,9 +806,11 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
         return True
     if words.isdisjoint(_JUDGES_TRIGGERS):
         return False
-    return (bool(_JUDGES.search(ctx.lower)) and not _reacts_to_remark(ctx)) or (
+    if (bool(_JUDGES.search(ctx.lower)) and not _reacts_to_remark(ctx)) or (
         not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower)
-    )
+    ):
+        return True
+    return _mood_said(ctx) and not _reacts_to_remark(ctx)
 
 
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")

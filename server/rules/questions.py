@@ -523,7 +523,7 @@ def _asks_about_content(ctx: Context) -> bool:
 # of the artwork or of a part of it): "do the cabins look cosy?", "is the bride pretty?", "that's
 # disrespectful, right?". Two lexicons, because a depicted being's visible state is content.
 # Verdicts and viewer responses: a judgement whatever they are said of ("is the clown funny?").
-_EVALUATIVE = frozenset(
+EVALUATIVE_WORDS = frozenset(
     """
     beautiful pretty gorgeous lovely stunning ugly hideous cute adorable charming elegant graceful majestic
     glamorous glam dazzling magnificent splendid spectacular breathtaking impressive amazing awesome
@@ -543,7 +543,7 @@ _EVALUATIVE = frozenset(
 )
 # Moods of a place, thing or the whole scene; said of a depicted person or animal they are what it
 # visibly shows ("does the dog look friendly?"), which is content.
-_SCENE_MOOD = frozenset(
+SCENE_MOOD_WORDS = frozenset(
     """
     cosy cozy snug homely homey welcoming inviting gloomy mournful melancholy melancholic sombre somber bleak
     grim dreary desolate forlorn lonely peaceful peacefull serene tranquil restful idyllic dreamy magical
@@ -554,7 +554,7 @@ _SCENE_MOOD = frozenset(
     depressed intimate lonesome cruel brutal
     """.split()
 )
-_LEXICON = _EVALUATIVE | _SCENE_MOOD
+_LEXICON = EVALUATIVE_WORDS | SCENE_MOOD_WORDS
 _RESPONSE_WORDS = T.literal_words(_RESPONSE)
 # Everyday approval judges the artwork ("is it a nice picture?"), not any thing in it ("is it a nice
 # tree?" asks what the tree is like).
@@ -574,7 +574,7 @@ _BEAUTY = frozenset(
 )
 _LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _LEXICON), key=len, reverse=True)) + ")"
 # What a mood word is said of, when it is a being: then the message asks what it visibly shows.
-_BEING_WORD = re.compile(
+BEING_WORD = re.compile(
     rf"\b(?:{_DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|"
     r"character|characters|saint|saints|dude|lady|ladies|folk|folks|crowd|"
     r"[a-z]*(?:man|men|keeper|maker|seller|monger|herd|rider|player|dancer|singer|worker|farmer|hunter|"
@@ -694,7 +694,7 @@ def _judges_part(ctx: Context) -> bool:
                 continue
             found = m.groupdict()
             said_of = f"{lower[: m.start('adj')]} {found.get('after') or ''} {found.get('noun') or ''}"
-            if adj in _SCENE_MOOD and adj not in _EVALUATIVE and _BEING_WORD.search(said_of):
+            if adj in SCENE_MOOD_WORDS and adj not in EVALUATIVE_WORDS and BEING_WORD.search(said_of):
                 continue
             if (
                 adj not in _RESPONSE_WORDS
@@ -708,7 +708,7 @@ def _judges_part(ctx: Context) -> bool:
                 adj in _MILD and noun and _ARTWORK_NOUNS.isdisjoint(T.words(m.group(0)))
             ):
                 continue
-            if adj in _BEAUTY and _BEING_WORD.search(said_of) and not _TO_YOU.search(lower):
+            if adj in _BEAUTY and BEING_WORD.search(said_of) and not _TO_YOU.search(lower):
                 continue
             if "rest" in m.groupdict() and m.group("rest") and _NEW_QUESTION.search(m.group("rest")):
                 continue
