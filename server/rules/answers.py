@@ -17,6 +17,7 @@ from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Seve
 from server.rules.questions import (
     BEING_LOOK_ASKED,
     BEING_WORD,
+    DEPICTED_BEING,
     EVALUATIVE_WORDS,
     INTERROGATIVES,
     SCENE_MOOD_WORDS,
@@ -693,6 +694,7 @@ def _imposes_spared(ctx: Context) -> bool:
     return _answers_being_look(ctx) or _reacts_to_remark(ctx)
 
 
+_BEING_NOUN = rf"(?:{DEPICTED_BEING[3:-1]}|he|she|they|it)"
 # Moods and verdicts said without the frames above, found with the questioner's lexicons: "Yes, very
 # sacred.", "Lively and charming.", "it's really cheerful", "a quite clever print", "creepy af".
 _MOODS = (
@@ -747,8 +749,9 @@ _MOVED_ME = re.compile(
     r"\b(?:would|'d|will|could) break (?:your|my|one's|anyone's) heart\b|"
     r"\bi (?:almost|nearly|just about) (?:cried|wept|screamed|laughed)\b|\bi feel (?:so |really )?sorry\b|"
     r"\bi can (?:barely|hardly) (?:bear to )?look at it\b|\bmakes? me (?:kind of |kinda |a bit |so |really )"
-    rf"{_VIEWER_EMOTION}\b|\bnot my (?:thing|cup of tea|style|taste)\b|\b(?:a )?load of (?:rubbish|crap|"
-    r"shit|nonsense|tosh|codswallop)\b|\b(?:it'?s|it is|that'?s|find (?:it|him|her)) (?:a |an )?(?:total |"
+    rf"{_VIEWER_EMOTION}\b|\bnot my (?:thing|cup of tea|style|taste)\s*[.!]*$|"
+    r"\b(?:a )?load of (?:rubbish|crap|shit|nonsense|tosh|codswallop)\b|"
+    r"\b(?:it'?s|it is|that'?s|find (?:it|him|her)) (?:a |an )?(?:total |"
     r"proper |real |right |absolute |bit of a )?(?:hoot|laugh|con|scam)\b(?! of\b)"
 )
 _MOVED_ME_WORDS = frozenset(
@@ -757,12 +760,25 @@ _MOVED_ME_WORDS = frozenset(
 )
 
 
+# A question whose subject is a depicted person or animal: "is the man sad?", "how does she look?".
+_BEING_ASKED = re.compile(
+    r"^(?:[\w']+[,.!] )?(?:(?:so|and|ok|okay) )?(?:is|are|was|were|isn't|aren't|does|do|did|how does|how do|"
+    rf"how is|how are) (?:the |a |an |this |that |his |her |their )?(?:[\w'-]+ ){{0,2}}?{_BEING_NOUN}\b"
+)
+
+
 def _last_question_of_being(ctx: Context) -> bool:
     """Whether the partner's last question was about a depicted person or animal ("is the man sad?")."""
     if not ctx.history:
         return False
     last = ctx.history[-1]
-    return last.get("role") != ctx.role and bool(BEING_WORD.search(T.normalise(str(last.get("text", "")))))
+    if last.get("role") == ctx.role:
+        return False
+    asked = T.normalise(str(last.get("text", "")))
+    return bool(BEING_LOOK_ASKED.search(asked) or _BEING_ASKED.search(asked))
+
+
+_CLAUSE = re.compile(r"[^.!?;,]+")
 
 
 def _mood_said(ctx: Context) -> bool:
@@ -778,8 +794,8 @@ def _mood_said(ctx: Context) -> bool:
         sentence = lower[: m.start()].rsplit(".", 1)[-1]
         if adj in EVALUATIVE_WORDS or not (BEING_WORD.search(sentence) or _last_question_of_being(ctx)):
             return True
-    for sentence in _SENTENCE_END.findall(lower):
-        found = T.words(sentence)
+    for clause in _CLAUSE.finditer(lower):
+        found = T.words(clause.group())
         moods = [w for w in found if w in _MOODS]
         if (
             not moods
@@ -787,7 +803,12 @@ def _mood_said(ctx: Context) -> bool:
             or not all(w in _MOODS or w in _MOOD_FILLER for w in found)
         ):
             continue
-        if any(w in EVALUATIVE_WORDS for w in moods) or not _last_question_of_being(ctx):
+        before = lower[: clause.start()].rsplit(".", 1)[-1]
+        if before.strip() and BEING_WORD.search(before):
+            continue  # "the butcher is a fat pig, disgusting": said of the person named before
+        if any(w in EVALUATIVE_WORDS for w in moods) or not (
+            _last_question_of_being(ctx) or BEING_WORD.search(lower)
+        ):
             return True
     return False
 
@@ -804,10 +825,9 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
         return True
     if len(ctx.words) <= 6 and _foreign_verdict_only(ctx.lower):
         return True
-    if words.isdisjoint(_JUDGES_TRIGGERS):
-        return False
-    if (bool(_JUDGES.search(ctx.lower)) and not _reacts_to_remark(ctx)) or (
-        not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower)
+    if not words.isdisjoint(_JUDGES_TRIGGERS) and (
+        (bool(_JUDGES.search(ctx.lower)) and not _reacts_to_remark(ctx))
+        or (not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower))
     ):
         return True
     return _mood_said(ctx) and not _reacts_to_remark(ctx)

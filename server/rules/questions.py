@@ -489,7 +489,7 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
 # rides?", "Does the old woman seem tired?") and what kind of artwork it is ("was it a photo or a
 # painting?") ask about the content (labeling guide): they stand the asks_feelings classifier down. The
 # detector still judges them (a viewer's-response word such as "creepy" asks feelings wherever it is).
-_DEPICTED_BEING = (
+DEPICTED_BEING = (
     r"(?:man|woman|men|women|boy|girl|boys|girls|child|children|kid|kids|people|person|lady|ladies|guy|"
     r"gentleman|figure|figures|baby|clown|soldier|soldiers|king|queen|mother|father|crowd|family|couple|"
     r"model|bride|groom|sailor|sailors|dog|dogs|cat|cats|horse|horses|bird|birds|animal|animals|rabbit|"
@@ -498,12 +498,12 @@ _DEPICTED_BEING = (
 )
 # "Does the rabbit look sad?": what a depicted being shows, asked of it.
 BEING_LOOK_ASKED = re.compile(
-    rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{_DEPICTED_BEING} "
+    rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{DEPICTED_BEING} "
     r"(?:look|looks|looked|seem|seems|seemed|appear|appears|appeared)\b"
     r"|\b(?:he|she|they) (?:look|looks|seem|seems|appear|appears)\b"
 )
 _CONTENT_ASKED = re.compile(
-    rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{_DEPICTED_BEING} "
+    rf"\b(?:the|a|an|that|this|his|her|their) (?:[a-z'\-]+ ){{0,2}}{DEPICTED_BEING} "
     r"(?:look|looks|looked|seem|seems|seemed|appear|appears|appeared)\b"
     r"|\b(?:he|she|they) (?:look|looks|seem|seems|appear|appears)\b"
     r"|^(?:\w+[,.]? )?(?:is|was) (?:it|this|that) (?:a|an) (?:photo|photograph|painting|drawing|print|"
@@ -575,7 +575,7 @@ _BEAUTY = frozenset(
 _LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _LEXICON), key=len, reverse=True)) + ")"
 # What a mood word is said of, when it is a being: then the message asks what it visibly shows.
 BEING_WORD = re.compile(
-    rf"\b(?:{_DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|"
+    rf"\b(?:{DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|"
     r"character|characters|saint|saints|dude|lady|ladies|folk|folks|crowd|"
     r"[a-z]*(?:man|men|keeper|maker|seller|monger|herd|rider|player|dancer|singer|worker|farmer|hunter|"
     r"fisher|traveller|traveler|walker|child|chef|waiter|waitress|nurse|priest|monk|nun|camel|tiger|"
