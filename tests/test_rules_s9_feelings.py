@@ -1,6 +1,7 @@
-"""Moods, verdicts and beauty asked of a part of the scene without "you" (asks_feelings), each with near
-misses that must stay clean: what a depicted person or animal visibly shows, plain visible facts, a
-choice between plain states, and chat about something else.
+"""Moods, verdicts and beauty asked of a part of the scene without "you" (asks_feelings) and told by the
+answerer in the same words (imposes_emotion), each with near misses that must stay clean: what a
+depicted person or animal visibly shows, plain visible facts, a choice between plain states, and chat
+about something else.
 
 The sentences are written for this test (not copied from the evaluation files). The detectors run
 without the classifiers, so a test reads the rule's own code.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rule_cases import Case, Q, assert_case, case_id, clean, hit
+from tests.rule_cases import A, Case, Q, assert_case, case_id, clean, hit
 
 CASES: list[Case] = [
     # --- "is/are/does/do X look/feel/seem ADJ" with an evaluative or scene-mood word -----------------
@@ -71,6 +72,36 @@ CASES: list[Case] = [
     # --- the adjective first (learners' word order) ----------------------------------------------------
     hit("asks_feelings", Q, "Is lovely the garden?"),
     clean("asks_feelings", Q, "Is happy the boy?"),
+    # --- imposes_emotion: the scene's mood told with the shared lexicons ---------------------------------
+    hit("imposes_emotion", A, "Honestly it's really festive.", before="Does the square feel festive?"),
+    hit("imposes_emotion", A, "Yes, it feels very sombre."),
+    hit("imposes_emotion", A, "Yes, a really witty and clever poster."),
+    hit("imposes_emotion", A, "Such a gentle and tender painting."),
+    hit("imposes_emotion", A, "the doll is creepy af"),
+    hit("imposes_emotion", A, "A bit melancholic for me."),
+    hit("imposes_emotion", A, "To me it's hostile, yes."),
+    hit("imposes_emotion", A, "Serene and a bit nostalgic.", before="Is the lake restful?"),
+    hit("imposes_emotion", A, "Ha yes very comical, the hats are enormous."),
+    hit("imposes_emotion", A, "Three boats and a pier, very atmospheric."),
+    hit("imposes_emotion", A, "The glacier is vast and majestic."),
+    hit("imposes_emotion", A, "The old bell tower, with the fog around it, is magnificent."),
+    hit("imposes_emotion", A, "It makes me kind of uneasy."),
+    hit("imposes_emotion", A, "Ugh, it makes my blood boil."),
+    hit("imposes_emotion", A, "Not my cup of tea."),
+    hit("imposes_emotion", A, "Frankly it's a load of nonsense."),
+    hit("imposes_emotion", A, "I find her a total hoot."),
+    clean("imposes_emotion", A, "A bit lonely, yes.", before="Is the shepherd lonely?"),
+    clean("imposes_emotion", A, "Lonely and cold.", before="Does the widow look lonely?"),
+    clean("imposes_emotion", A, "Sad and tired.", before="How does the old fisherman look?"),
+    clean("imposes_emotion", A, "Her face is red and angry."),
+    clean("imposes_emotion", A, "The drummers look cheerful, the dancers too."),
+    clean("imposes_emotion", A, "Nice. There is also a cat on the wall."),
+    clean("imposes_emotion", A, "Interesting. The boat has two masts."),
+    clean("imposes_emotion", A, "The varnish is old and dull."),
+    clean("imposes_emotion", A, "The pay on this site is terrible."),
+    clean("imposes_emotion", A, "Not my thing, I work nights."),
+    clean("imposes_emotion", A, "The woman is beautiful, with long dark hair."),
+    clean("imposes_emotion", A, "The sky is grey and the sea is calm."),
 ]
 
 

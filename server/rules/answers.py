@@ -15,6 +15,7 @@ from server.rules import smalltalk
 from server.rules import text as T
 from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Severity
 from server.rules.questions import (
+    BEAUTY_WORDS,
     BEING_LOOK_ASKED,
     BEING_WORD,
     DEPICTED_BEING,
@@ -716,7 +717,7 @@ _MOOD_FILLER = frozenset(
     yes yeah yep yup yea ya yess yesss no nope nah not really very so quite rather pretty a bit little kind
     of kinda sort sorta somewhat too and but or more mostly mainly overall just all also both sir madam po
     ji aye mate honestly truly absolutely definitely totally super extremely incredibly deeply slightly
-    lol haha omg oh ah ew eh wow
+    lol haha ha hah hehe omg oh ah ew eh wow aw aww
     """.split()
 )
 _AFFIRMED = r"(?:(?:ha)+|lol|omg|oh|ah|ew+|aw+|ikr|honestly|well)?[,!]? ?"
@@ -740,6 +741,9 @@ _MOOD_SAID = re.compile(
             # "to me it's aggressive", "a little bit melancholic for me"
             rf"\b(?:to|for) me,? (?:it'?s|it is|it was|this is) {_DEGREE}(?P<adj4>{_MOOD_ALT})\b"
             rf"|\b{_DEGREE}(?P<adj5>{_MOOD_ALT}) (?:for|to) me\b",
+            # a judgement closing the sentence: "the sea is wild and menacing", "..., is magnificent."
+            rf"\b(?:is|are|looks|look|seems|seem|feels|feel) {_DEGREE}(?:[\w-]+,? (?:and |but )?)?"
+            rf"(?P<adj6>{_MOOD_ALT})(?=\s*(?:[.!]+|$|,? (?:honestly|really|tbh|though|too|as well)\b))",
         ]
     )
 )
@@ -763,7 +767,8 @@ _MOVED_ME_WORDS = frozenset(
 # A question whose subject is a depicted person or animal: "is the man sad?", "how does she look?".
 _BEING_ASKED = re.compile(
     r"^(?:[\w']+[,.!] )?(?:(?:so|and|ok|okay) )?(?:is|are|was|were|isn't|aren't|does|do|did|how does|how do|"
-    rf"how is|how are) (?:the |a |an |this |that |his |her |their )?(?:[\w'-]+ ){{0,2}}?{_BEING_NOUN}\b"
+    rf"how is|how are) (?:the |a |an |this |that |his |her |their )?(?:[\w'-]+ ){{0,2}}?"
+    rf"(?:{_BEING_NOUN}\b|{BEING_WORD.pattern})"
 )
 
 
@@ -779,6 +784,12 @@ def _last_question_of_being(ctx: Context) -> bool:
 
 
 _CLAUSE = re.compile(r"[^.!?;,]+")
+# Words that make a closing adjective a fact about a thing: "the paint is old and dull".
+# ... or about the task: "the pay here is terrible", "the timer is annoying".
+_SCENE_FACT = re.compile(
+    r"\b(?:paint|varnish|surface|condition|frame|metal|bronze|finish|pay|timer|task|hit|chat|wifi|internet|"
+    r"connection|weather|job|money|bonus|survey|site|website|app)\b"
+)
 
 
 def _mood_said(ctx: Context) -> bool:
@@ -790,9 +801,13 @@ def _mood_said(ctx: Context) -> bool:
         return False
     lower = ctx.lower
     for m in _MOOD_SAID.finditer(lower):
-        adj = next(a for a in m.groups() if a)
-        sentence = lower[: m.start()].rsplit(".", 1)[-1]
-        if adj in EVALUATIVE_WORDS or not (BEING_WORD.search(sentence) or _last_question_of_being(ctx)):
+        group = next(g for g, a in m.groupdict().items() if a)
+        adj = m.group(group)
+        sentence = lower[: m.start(group)].rsplit(".", 1)[-1]
+        of_being = BEING_WORD.search(sentence) or _last_question_of_being(ctx)
+        if of_being and (adj in BEAUTY_WORDS or adj not in EVALUATIVE_WORDS):
+            continue  # "the woman is beautiful", "he looks sad": what the person shows
+        if group != "adj6" or not _SCENE_FACT.search(sentence):
             return True
     for clause in _CLAUSE.finditer(lower):
         found = T.words(clause.group())

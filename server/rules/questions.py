@@ -568,17 +568,20 @@ _CHAT_NOUNS = frozenset("question questions idea answer answers guess point plan
 _PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling".split())
 # Beauty is judged of a face or pose too ("is the bold pose glamorous?"); other words said of a
 # feature describe it ("is the rabbit's expression twitchy and funny?").
-_BEAUTY = frozenset(
+BEAUTY_WORDS = frozenset(
     "beautiful pretty gorgeous lovely stunning ugly hideous glamorous elegant graceful majestic dazzling "
     "magnificent cute adorable charming".split()
 )
 _LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _LEXICON), key=len, reverse=True)) + ")"
 # What a mood word is said of, when it is a being: then the message asks what it visibly shows.
 BEING_WORD = re.compile(
-    rf"\b(?:{DEPICTED_BEING[3:-1]}|he|she|they|him|his|them|their|"
+    rf"\b(?:{DEPICTED_BEING[3:-1]}|he|she|they|him|his|her|them|their|"
     r"character|characters|saint|saints|dude|lady|ladies|folk|folks|crowd|"
     r"[a-z]*(?:man|men|keeper|maker|seller|monger|herd|rider|player|dancer|singer|worker|farmer|hunter|"
-    r"fisher|traveller|traveler|walker|child|chef|waiter|waitress|nurse|priest|monk|nun|camel|tiger|"
+    r"fisher|thrower|fighter|driver|runner|drinker|protester|mourner|boxer|climber|swimmer|surfer|baker|"
+    r"butcher|drummer|guitarist|musician|traveller|traveler|walker|child|chef|waiter|waitress|nurse|priest|"
+    r"monk|nun|widow|widower|orphan|beggar|peasant|prisoner|refugee|pilgrim|shepherd|knight|prince|princess|"
+    r"warrior|camel|tiger|"
     r"bull|ox|oxen|heron|deer|stag|hound|fan|student|tourist|visitor)s?)\b"
 )
 # A being's visible features: "is the rabbit's expression twitchy and funny?" asks what it shows.
@@ -698,7 +701,7 @@ def _judges_part(ctx: Context) -> bool:
                 continue
             if (
                 adj not in _RESPONSE_WORDS
-                and adj not in _BEAUTY
+                and adj not in BEAUTY_WORDS
                 and _FEATURE_WORD.search(said_of)
                 and not _TO_YOU.search(lower)
             ):
@@ -708,7 +711,7 @@ def _judges_part(ctx: Context) -> bool:
                 adj in _MILD and noun and _ARTWORK_NOUNS.isdisjoint(T.words(m.group(0)))
             ):
                 continue
-            if adj in _BEAUTY and BEING_WORD.search(said_of) and not _TO_YOU.search(lower):
+            if adj in BEAUTY_WORDS and BEING_WORD.search(said_of) and not _TO_YOU.search(lower):
                 continue
             if "rest" in m.groupdict() and m.group("rest") and _NEW_QUESTION.search(m.group("rest")):
                 continue
