@@ -732,7 +732,9 @@ _MOOD_SAID = re.compile(
             # "it's really cheerful", "yes it feels very threatening", "mostly it's jolly"
             r"(?:^|[.!,;] ?|\b(?:but|and|yes|yeah|mostly|overall|honestly|i think|i'd say|i guess) )"
             r"(?:it|this|that|this one|everything|it all)(?:'s| is| looks| seems| feels| really is)"
-            rf" (?:pure |just )?{_DEGREE}(?P<adj>{_MOOD_ALT})\b(?! (?:for|that|because|how|if|of)\b)",
+            rf" (?:pure |just )?{_DEGREE}(?P<adj>{_MOOD_ALT})"
+            r"(?=\s*(?:$|[.!,;:]| (?:and|but|or|to|too|really|honestly|though|tbh|overall|lol|haha|in an? "
+            r"[\w-]+ way|for me|to me|to look at|to see|if you ask me|out there|in there|here|there)\b))",
             # "a really clever print", "such a warm and tender portrait", "an annoying but funny scene"
             rf"\b(?:a|an|such an?|the most) {_DEGREE}(?:[\w-]+,? (?:and |but )?)?(?P<adj2>{_MOOD_ALT})"
             rf"(?: little)? {_ART_NOUN}\b",
