@@ -1082,6 +1082,8 @@ _CLAUSE_START = re.compile(
     # chat openers before the question word: "wait where does it go", "omg is that a bunny"
     r"wait|omg|oh|ah|lol|um+|uh+|btw|bro|dude|last question|one more question|quick question|"
     r"hang on|kk|k|ugh+|soz|sry|sorry|quick one|"
+    # laughter and "like" as a filler: "lmao is that a cake", "ok but like is it funny"
+    r"lmao|lmfao|rofl|(?:ha){2,}|like|"
     # a polite address first: "sir please revert with the name of the plant"
     r"sir|madam|ma'am|maam|mam|dear|friend|partner|buddy|mate|boss|"
     r"final question)\s+)*"
@@ -1159,6 +1161,10 @@ _FOREIGN_ASK = re.compile(
 )
 
 
+# "Dime más del mural, por favor.": a request ending in another language's "please" asks, like " please".
+_FOREIGN_PLEASE = (" por favor", " per favore", " s'il vous plaît", " s'il te plaît", " bitte")
+
+
 def is_question(ctx: Context) -> bool:
     text = ctx.text
     if "?" in text or (not text.isascii() and any(mark in text for mark in _QUESTION_MARKS)):
@@ -1170,6 +1176,8 @@ def is_question(ctx: Context) -> bool:
     lower = _EXCLAIMED.sub(",", _LEAD_IN.sub("", ctx.lower))
     end = lower.rstrip(" .!")
     if _REQUEST.search(lower) or end.endswith(" please") or (end.endswith(_PLS_END) and "english" not in end):
+        return True
+    if end.endswith(_FOREIGN_PLEASE):
         return True
     for m in _CLAUSE_START.finditer(lower):
         first, second = m.group(1), m.group(2)
