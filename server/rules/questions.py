@@ -839,8 +839,8 @@ _GENERIC = re.compile(
             r"(?:details?|information|info|description)(?: about IMG)?",
             r"(?:describe|explain|say|tell me|tell us|write|give me) (?:a (?:bit|little|lot) |some |much )?"
             r"more(?: (?:about|of) IMG| than that)?",
-            r"what(?:'s| is| are) the (?:main|first|biggest|most important|key) (?:things?|parts?)"
-            r"(?: (?:in|on) IMG)?",
+            r"what(?:'s| is| are) the (?:main|first|biggest|most important|key) (?:things?|parts?|scene)"
+            r"(?: (?:in|on|of) IMG)?(?: again)?",
             # "that's it?", "is that all?": asking for more without saying what
             r"(?:that's|is that)(?: IMG| all)?",
             # handing the choice to the partner: "anything you want", "whatever you can see"
@@ -939,6 +939,13 @@ _COURTESY = _SOCIAL | frozenset(
 _POINTS_BACK = frozenset("it this that there them they".split())
 
 
+# A clause naming a place in the picture ("below the saint", "behind the house", "on the left").
+_PLACE_OPENERS = frozenset(
+    "above below under underneath beneath behind beside near next inside outside around between left right "
+    "top bottom background foreground".split()
+)
+
+
 def _generic_last_clause(lower: str) -> bool:
     """A generic request after courtesy, a complaint or a remark ("Hello, good day! What is in it?",
     "your answers are too short, tell me more"); not after a question ("is the dog black? what else?")
@@ -951,6 +958,8 @@ def _generic_last_clause(lower: str) -> bool:
         words = T.words(_LEAD_IN.sub("", clause))
         if all(w in _COURTESY or w in T.STOPWORDS for w in words):
             continue
+        if words and words[0] in _PLACE_OPENERS:  # "And below the saint, what's happening?": asks there
+            return False
         if pointing or clause.endswith("?") or words[0] in INTERROGATIVES or _REQUEST.search(clause):
             return False
     return True
