@@ -1,4 +1,5 @@
-"""Session-9 false alarms and misses of chat_language, short_answer and answer_is_question, fixed by class.
+"""Session-9 false alarms and misses of five rules (chat_language, short_answer, answer_is_question,
+not_a_question, generic_question), fixed by class.
 
 The sentences are written for this test (not copied from the evaluation files); the detectors run without
 the classifiers. Each row: the rule, who speaks, the message, whether the rule must fire (``hit``) or stay
@@ -59,6 +60,26 @@ CASES: list[Case] = [
         before="How many cows are there?",
     ),
     clean("short_answer", A, "Yes, three cows, as I said.", before="Are there cows in the field?"),
+    #
+    # --- not_a_question: laughter or filler "like" before the question word; a foreign "please" ---------
+    clean("not_a_question", Q, "lmao is that a goat", before="A goat stands on the roof."),
+    clean("not_a_question", Q, "hahaha are they dancing", before="Two men hold hands."),
+    clean("not_a_question", Q, "ok but like is the water cold", before="A lake."),
+    clean("not_a_question", Q, "Describe the boats, por favor."),
+    clean("not_a_question", Q, "Parlami del cielo, per favore."),
+    hit("not_a_question", Q, "lmao that poor goat"),
+    hit("not_a_question", Q, "Haha like my uncle's farm."),
+    hit("not_a_question", Q, "I like the colours."),
+    hit("not_a_question", Q, "Gracias, amigo."),
+    #
+    # --- generic_question: the main scene asked; a question about a named place is specific -----------
+    hit("generic_question", Q, "What is the main scene of the mural?"),
+    hit("generic_question", Q, "Sorry, what is the main scene again?"),
+    hit("generic_question", Q, "What is the main thing in the picture?"),
+    clean("generic_question", Q, "And behind the cart, what's happening?", before="A cart with two horses."),
+    clean("generic_question", Q, "On the left, what is going on?"),
+    clean("generic_question", Q, "In the corner, what's happening?"),
+    hit("generic_question", Q, "Thanks a lot, what is happening?", before="It is a market."),
 ]
 
 

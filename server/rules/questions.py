@@ -942,8 +942,17 @@ _POINTS_BACK = frozenset("it this that there them they".split())
 # A clause naming a place in the picture ("below the saint", "behind the house", "on the left").
 _PLACE_OPENERS = frozenset(
     "above below under underneath beneath behind beside near next inside outside around between left right "
-    "top bottom background foreground".split()
+    "top bottom background foreground corner".split()
 )
+
+
+def _names_place(words: list[str]) -> bool:
+    """The clause opens on a place in the picture ("below the saint", "on the left", "in the corner")."""
+    if not words:
+        return False
+    if words[0] in _PLACE_OPENERS:
+        return True
+    return words[0] in ("on", "in", "at", "to") and not _PLACE_OPENERS.isdisjoint(words[1:3])
 
 
 def _generic_last_clause(lower: str) -> bool:
@@ -958,7 +967,7 @@ def _generic_last_clause(lower: str) -> bool:
         words = T.words(_LEAD_IN.sub("", clause))
         if all(w in _COURTESY or w in T.STOPWORDS for w in words):
             continue
-        if words and words[0] in _PLACE_OPENERS:  # "And below the saint, what's happening?": asks there
+        if _names_place(words):  # "And below the saint, what's happening?": asks about that place
             return False
         if pointing or clause.endswith("?") or words[0] in INTERROGATIVES or _REQUEST.search(clause):
             return False
