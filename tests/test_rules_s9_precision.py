@@ -52,6 +52,9 @@ CASES: list[Case] = [
     hit("short_answer", A, "About fifty, like I said before.", before="How many birds?"),
     hit("short_answer", A, "Three, same as before.", before="Number of cows again?"),
     hit("short_answer", A, "Yeah.", before="Is the dog asleep?"),
+    clean("short_answer", A, "Anything else?", before="Ok."),  # an ask-back: answer_is_question only
+    hit("answer_is_question", A, "Anything else?", before="Ok."),
+    hit("short_answer", A, "Nothing else.", before="Anything else in the sky?"),
     # a longer answer with a reminder still describes
     clean(
         "short_answer",

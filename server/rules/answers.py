@@ -80,15 +80,15 @@ _EMPTY_WORDS = (_BARE_WORDS | _HEDGE_WORDS | T.STOPWORDS) - _DESCRIPTIVE
 # An ask-back that opens with a question word ("Which ones?", "What dog?") is answer_is_question only
 # (the labeling guide: short_answer is a bare or too short *answer*). So is a brief ask-back made only of
 # words that ask the partner to repeat or explain ("Sorry?", "Huh?", "Pardon, what?", "Like what?", "Why,
-# do you?", "English, mate?", "Wie bitte?"); an echo of a thing ("A bed?") answers nothing and stays a
-# short answer too.
+# do you?", "English, mate?", "Wie bitte?", "Anything else?"); an echo of a thing ("A bed?") answers
+# nothing and stays a short answer too.
 _ASK_BACK_OPENERS = frozenset("which what who whose where is are does do did was were can could".split())
 _ASK_BACK_WORDS = INTERROGATIVES | frozenset(
     """
         sorry soz pardon huh eh hm hmm what wut wat come again mean meant like say that you u ya ye do
         mate man dude bro pal love hun english speak excuse me really seriously and so oh um uh wdym wym
         wie bitte was hä quoi comment hein pardón perdón perdon qué que cómo como scusa cosa wat nou
-        ano nani kya any question questions next
+        ano nani kya any question questions next else
         """.split()
 )
 # "About what?", "For whom?", "With which?": a preposition asking what the partner meant.
