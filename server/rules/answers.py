@@ -139,8 +139,8 @@ _COURTESY_CORE = frozenset(
     "hi hii hello hey heya hiya yo bye goodbye cya farewell welcome thanks thank thx ty cheers np likewise "
     "pleasure morning afternoon evening ta laters hooroo tara cheerio totsiens slán doei ciao tchau adeus "
     "dankie karibu nawzajem wzajemnie kwaheri asante dàbọ dabọ dabo tnx thnx thanx".split()
-    # farewells and "it's nothing" ("Alright, later.", "Okay, ta-ra!", "No worries.")
-    + "later ta-ra tara worries".split()
+    # farewells and "it's nothing" ("Alright, later.", "Okay, ta-ra!", "No worries.", "Night!")
+    + "later ta-ra tara worries night".split()
 )
 # "Good and you?", "Fine, how about yourself?": well-being answered and asked back, a pleasantry.
 # "Hi, all good here, and you?", "Not too bad thanks, and yours?", "Not bad love, you?": a greeting may
