@@ -69,6 +69,11 @@ CASES: list[Case] = [
     # a depicted person's looks are content unless the partner is asked to judge them
     clean("asks_feelings", Q, "Is the bride gorgeous?"),
     hit("asks_feelings", Q, "Is the bride gorgeous to you?"),
+    # --- a mood felt as a likeness of the scene ------------------------------------------------------
+    hit("asks_feelings", Q, "Does the empty beach feel like the start of a perfect holiday?"),
+    hit("asks_feelings", Q, "Do the lanterns on the river feel like a festive night?"),
+    clean("asks_feelings", Q, "Do the children feel like they are having a good time?"),
+    clean("asks_feelings", Q, "Does the blanket feel like wool?"),
     # --- the adjective first (learners' word order) ----------------------------------------------------
     hit("asks_feelings", Q, "Is lovely the garden?"),
     clean("asks_feelings", Q, "Is happy the boy?"),

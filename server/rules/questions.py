@@ -565,7 +565,7 @@ _ARTWORK_NOUNS = frozenset(
 )
 # "is that a good question?" judges the chat, not the artwork.
 _CHAT_NOUNS = frozenset("question questions idea answer answers guess point plan description way job".split())
-_PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling".split())
+_PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling perfect".split())
 # Beauty is judged of a face or pose too ("is the bold pose glamorous?"); other words said of a
 # feature describe it ("is the rabbit's expression twitchy and funny?").
 BEAUTY_WORDS = frozenset(
@@ -631,6 +631,11 @@ _JUDGED_PART = [
         r"\b(?:is|are|'s|was|were|looks?|seems?|feels?|appears?|sounds?) "
         rf"(?:just )?{_DEGREE}(?P<adj>{_LEX}){_AFTER_PREDICATE}"
         r"(?P<rest>[^?.!]{0,40})\?+\s*$"
+    ),
+    # a mood felt as a likeness: "do the quiet boats feel like the end of a good day?"
+    re.compile(
+        rf"{_SENTENCE_START}{_LEAD}(?:does|do|did|doesn't|don't) (?P<liken>[^?.!,]{{1,60}}?) feels? like "
+        rf"[^?.!]{{0,40}}?\b(?P<adj>{_LEX}|good|perfect)\b"
     ),
     # "is it heartbreaking that families are on the roofs?", "is it cruel to hunt deer like this?"
     re.compile(
@@ -699,6 +704,8 @@ def _judges_part(ctx: Context) -> bool:
             said_of = f"{lower[: m.start('adj')]} {found.get('after') or ''} {found.get('noun') or ''}"
             if adj in SCENE_MOOD_WORDS and adj not in EVALUATIVE_WORDS and BEING_WORD.search(said_of):
                 continue
+            if found.get("liken") and BEING_WORD.search(found["liken"]):
+                continue  # "do the kids feel like having a happy time?": what they feel
             if (
                 adj not in _RESPONSE_WORDS
                 and adj not in BEAUTY_WORDS
