@@ -74,6 +74,13 @@ CASES: list[Case] = [
     hit("asks_feelings", Q, "Do the lanterns on the river feel like a festive night?"),
     clean("asks_feelings", Q, "Do the children feel like they are having a good time?"),
     clean("asks_feelings", Q, "Does the blanket feel like wool?"),
+    # --- the mood of a part, shivers given, a liking put for agreement -------------------------------
+    hit("asks_feelings", Q, "What's the mood of the stormy harbour?"),
+    hit("asks_feelings", Q, "Does the cellar door give chills?"),
+    hit("asks_feelings", Q, "Don't you just adore those teacups?"),
+    hit("asks_feelings", Q, "lol is that appetising"),
+    clean("asks_feelings", Q, "What's the mood of the old fisherman?"),
+    clean("asks_feelings", Q, "Does the woman give the child a blanket?"),
     # --- the adjective first (learners' word order) ----------------------------------------------------
     hit("asks_feelings", Q, "Is lovely the garden?"),
     clean("asks_feelings", Q, "Is happy the boy?"),

@@ -565,6 +565,8 @@ _ARTWORK_NOUNS = frozenset(
 )
 # "is that a good question?" judges the chat, not the artwork.
 _CHAT_NOUNS = frozenset("question questions idea answer answers guess point plan description way job".split())
+_SHIVER_WORDS = frozenset("chills shivers goosebumps creeps don't dont didn't".split())
+_MOOD_NOUNS = frozenset("mood feeling vibe atmosphere emotion".split())
 _PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling perfect".split())
 # Beauty is judged of a face or pose too ("is the bold pose glamorous?"); other words said of a
 # feature describe it ("is the rabbit's expression twitchy and funny?").
@@ -597,7 +599,10 @@ _AFTER_PREDICATE = (
     r"na|ya|yeah|yes|bro|n|yourself|personally|honestly|really|feeling)\b))"
 )
 _SENTENCE_START = r"(?:^|[.!?] |[,;:] (?=(?:is|are|was|were|does|do|did)\b))"
-_LEAD = r"(?:(?:so|and|but|ok|okay|like|then|now|well|alright|right|hmm|mate|oh|also|honestly)[,.]? )*"
+_LEAD = (
+    r"(?:(?:so|and|but|ok|okay|like|then|now|well|alright|right|hmm|mate|oh|also|honestly|lol|lmao|haha|omg|"
+    r"wow)[,.]? )*"
+)
 _JUDGED_PART = [
     # "is the red gown glamorous?", "do the cabins look cosy and warm?", "do you find the hills gloomy?"
     re.compile(
@@ -677,6 +682,19 @@ _LIKENESS_WORDS = frozenset(
     "paradise heaven dream nightmare fairy fairytale world horror postcard masterpiece adrenaline fire vibe "
     "omen fuel".split()
 )
+# The mood of a part ("what's the mood of the sky?"; not of a person: "what's the mood of the old man?"),
+# a shiver given to anyone ("does the dark doorway give chills?"), a liking put for agreement ("don't
+# you just love the quilts?").
+_MOOD_OF_PART = re.compile(
+    r"\bwhat(?:'s| is|s) the (?:overall |general )?(?:mood|feeling|vibe|atmosphere|emotion) (?:of|in) "
+    r"(?P<part>(?:the|this|that) [^?.!]{1,40}?)\s*\?"
+)
+_GIVES_SHIVERS = re.compile(
+    r"\b(?:gives?|giving|send|sends) (?:anyone |people |one |the viewer )?(?:the )?"
+    r"(?:chills|shivers|goosebumps|creeps)\b[^.!]*\?"
+    rf"|\b(?:don't|dont|didn't) {_YOU} (?:just |really |simply )?(?:love|like|adore|hate|enjoy)\b"
+)
+_LAUGHS = frozenset("lol lmao haha omg wow".split())
 _ASKING_START = frozenset(
     "is are was were isn't aren't does do did doesn't don't would wouldn't so and but ok okay you u".split()
 )
@@ -687,11 +705,18 @@ _OR_NEXT = re.compile(r"\s*(?:,? or (?:a |an |more |just )?(?P<alt>[\w-]+))?")
 def _judges_part(ctx: Context) -> bool:
     """A mood or verdict asked of the artwork or a part of it (not of what a depicted being shows)."""
     words = ctx.wordset
-    if not ("?" in ctx.text or ctx.words[:1] and ctx.words[0] in _ASKING_START):
+    opening = [w for w in ctx.words[:2] if w not in _LAUGHS][:1]
+    if not ("?" in ctx.text or opening and opening[0] in _ASKING_START):
         return False
     lower = ctx.lower
     if not words.isdisjoint(_LIKENESS_WORDS) and _JUDGED_LIKENESS.search(lower):
         return True
+    if not words.isdisjoint(_SHIVER_WORDS) and _GIVES_SHIVERS.search(lower):
+        return True
+    if not words.isdisjoint(_MOOD_NOUNS):
+        part = _MOOD_OF_PART.search(lower)
+        if part and not BEING_WORD.search(part.group("part")):
+            return True
     if words.isdisjoint(_PART_TRIGGERS):
         return False
     for rx in _JUDGED_PART:
