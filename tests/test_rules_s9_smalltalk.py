@@ -112,6 +112,71 @@ CASES: list[Case] = [
     clean(
         "greeting", A, "Not too bad, a little faded at the edges.", before="Is the paint in good condition?"
     ),
+    #
+    # --- off_topic: the worker's household, commute, work and social life as asides -----------------------
+    hit("off_topic", Q, "Sorry, my youngest just knocked over her juice. Is the cup full?"),
+    hit("off_topic", Q, "Hang on, the dog is at the door."),
+    hit("off_topic", Q, "Sorry, making the kids' dinner at the same time. Any birds?"),
+    hit("off_topic", Q, "I've got the twins home sick today so I may be slow."),
+    hit("off_topic", Q, "Sorry, on the train and the signal is awful. Is it night?"),
+    hit("off_topic", Q, "Lost you there for a sec, went through a tunnel."),
+    hit("off_topic", Q, "Sorry, rough night. Is the woman young?"),
+    hit("off_topic", Q, "My manager is calling, quick, what is on the shelf?"),
+    hit("off_topic", A, "I have a chemistry exam tomorrow so let's be quick."),
+    hit("off_topic", Q, "Want to add me on Instagram after this?"),
+    hit("off_topic", Q, "Who's your favourite band?"),
+    hit("off_topic", Q, "I bet you're gorgeous."),
+    hit("off_topic", Q, "You should come, I can show you around the old town."),
+    hit("off_topic", Q, "Did you ride bikes a lot growing up?"),
+    hit("off_topic", A, "I'm typing from a tiny flat in Leeds."),
+    hit("off_topic", Q, "How long have you been married?"),
+    hit("off_topic", A, "I'm happily married, twenty years this spring."),
+    hit("off_topic", Q, "In Lisbon we eat this with boiled potatoes."),
+    hit("off_topic", Q, "I saw a carpet like that in Istanbul."),
+    hit("off_topic", A, "Oh nice, how do you like Glasgow?"),
+    hit("off_topic", A, "Hope your son feels better soon."),
+    # near misses: the depicted household, journeys and people; a judgement asked of the artwork
+    clean("off_topic", A, "The baby in the cradle is crying and the dog lies by the door."),
+    clean("off_topic", A, "A woman sits on the train reading, and the signal lamp is red."),
+    clean("off_topic", Q, "How do you find the painting overall?"),
+    clean("off_topic", Q, "Do you like the painting yourself?"),
+    clean("off_topic", A, "In the painting we see a market with fish stalls."),
+    clean("off_topic", A, "The couple look married, the man holds her hand."),
+    clean("off_topic", Q, "Sorry, making sure: is the boat red?"),
+    #
+    # --- off_topic: short replies that take up the partner's aside -------------------------------------
+    hit("off_topic", A, "Aww, that's so sweet of her.", before="My niece painted a horse for me yesterday."),
+    hit("off_topic", A, "Sounds like fun.", before="I go dancing every Friday with my friends."),
+    hit(
+        "off_topic",
+        A,
+        "Oh no, that must have been tough for him.",
+        before="My dad worked nights at the mill.",
+    ),
+    hit("off_topic", A, "No thanks, I'd rather not.", before="Do you want to add me on Facebook later?"),
+    hit("off_topic", A, "Bristol, born and raised.", before="Where are you from? I live in Cairo."),
+    hit(
+        "off_topic",
+        Q,
+        "Cool, I'm more of a jazz person.",
+        before="I play guitar in a band in Bergen, do you like rock?",
+    ),
+    # near misses: a bare acknowledgement, a turn back to the artwork, an aside with an artwork question
+    clean("off_topic", A, "Oh wow.", before="My dad worked nights at the mill."),
+    clean("off_topic", Q, "Ha, fair. What is the man holding?", before="I used to be a tour guide, sorry."),
+    clean(
+        "off_topic",
+        Q,
+        "Fair enough. Tell me about the sky.",
+        before="I go dancing every Friday with my friends.",
+    ),
+    clean("off_topic", A, "Red, with a white roof.", before="Sorry, rough night, what colour was the bus?"),
+    clean(
+        "off_topic",
+        A,
+        "Nice. The table has two lemons and a knife on it.",
+        before="My grandfather made tables like this in Bari.",
+    ),
 ]
 
 

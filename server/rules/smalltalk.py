@@ -925,6 +925,88 @@ _LIFE_GROUPS.append(
         r"|\b(?:rained|been raining|snowed|been snowing) here for\b",
     )
 )
+# Session 9: asides about the worker's household, commute, work, social media and the partner, in the first
+# or second person ("sorry, the little one just knocked over her cereal", "hang on, the dog's at the door",
+# "sorry, on the bus, the signal keeps dropping", "add me on Instagram", "what's your favourite team?").
+_LIFE_GROUPS.extend(
+    [
+        (
+            # the household interrupting: children, pets, chores done while chatting
+            "kids kid kids' children little young baby toddler son daughter dog dog's door sorry while same "
+            "school hope twins sick home",
+            r"\b(?:i've|i have|i've got|i got|got) (?:the|my) (?:kids|children|little ones?|baby|twins)"
+            r"(?: \w+)? (?:home|off|sick|with me|here)\b"
+            r"|\b(?:my|our|the) (?:little|young|youngest|eldest|oldest) (?:one|boy|girl)(?:'s| has| is)? "
+            r"(?:just )?(?:spilled|spilt|woke|knocked|dropped|crying|shouting|screaming|fell|broke|sick)\b"
+            r"|\b(?:my|our) (?:kids?|son|daughter|baby|toddler|boy|girl)(?:'s| has| is| are)? (?:just )?"
+            r"(?:spilled|spilt|woke|knocked|dropped|shouting|screaming|fell|broke|home|sick|off school)\b"
+            r"|\bthe dog(?:'s| is) at the door\b|\bsomeone at the door\b"
+            r"|\bsorry,? (?:i'm |im |i am |i was |was |just |am |also ){0,3}"
+            r"(?:getting|making|cooking|sorting|"
+            r"packing|watching|feeding|putting|washing|cleaning|driving|changing|bathing|hanging|folding|"
+            r"ironing|doing the) (?!sure\b)(?:\w+ ){0,4}"
+            r"(?:lunch(?:es)?|dinner|breakfast|tea|rice|food|kids|baby|washing|laundry|dishes|match|game|"
+            r"news|telly|tv|sorted|ready|done|at the same time|while)\b"
+            r"|\b(?:while|as) (?:doing|i do|i'm doing|im doing|i am doing) (?:this|these)\b"
+            r"|\bschool run\b"
+            r"|\bhope (?:the|your|ur) (?:\w+ )?(?:kids?|son|daughter|mum|mom|dad|wife|husband|dog|cat|baby|"
+            r"little one|family)s? (?:\w+ )?(?:feels?|gets?|is|are) (?:better|well|ok|okay)\b",
+        ),
+        (
+            # the commute and the connection: "sorry, on the bus", "went through a tunnel", "network issue"
+            "sorry tram bus train metro subway tube stop bridge tunnel lost network connection signal "
+            "signal's internet wifi page refreshed",
+            r"\bsorry,? (?:i'm |im |i am |was |just )?(?:on|in) (?:the|a) (?:tram|bus|train|metro|subway|"
+            r"tube|taxi|uber)\b|\bmy stop\b|\b(?:went|going|go) (?:under|through) a (?:bridge|tunnel)\b"
+            r"|\blost (?:you|u) (?:there|for a)\b"
+            r"|\b(?:network|connection|signal|internet|wifi|wi-fi)(?:'s| is| was)? (?:issue|issues|problem|"
+            r"problems|awful|terrible|bad|dodgy|weak|dropped|dropping|gone)\b"
+            r"|\bthe page (?:refreshed|reloaded|froze|crashed)\b",
+        ),
+        (
+            # the worker's night, work, studies and appointments: "rough night", "my supervisor is calling"
+            "rough long night day supervisor manager boss test exam midterm quiz tmrw tomorrow interview "
+            "appointment served stationed pray married engaged divorced widowed job",
+            r"\b(?:sorry|had|i had|i've had|ive had),? (?:a )?(?:rough|long|bad|late|sleepless) "
+            r"(?:night|day|shift)\b"
+            r"|\bmy (?:supervisor|manager|team ?lead|boss)(?:'s| is)? (?:calling|here|watching|coming|"
+            r"shouting|texting)\b"
+            r"|\b(?:i|i've|ive) (?:have|got|has) (?:a|an|my) (?:\w+ )?(?:test|exam|midterm|quiz|final|"
+            r"interview|appointment)\b"
+            r"|\bi (?:served|was stationed|was deployed) (?:in|with|on|at)\b"
+            r"|\bi (?:pray|go to (?:church|mosque|temple)) (?:every|each|five|on)\b"
+            r"|\b(?:i'm|im|i am) (?:already |happily |newly |not )?(?:married|engaged|divorced|widowed)\b"
+            r"|\bhow long (?:are|have) (?:you|u) (?:been )?(?:married|together|engaged|living there)\b"
+            r"|\bwhat(?:'s| is) (?:yer|your|ur) (?:job|work|line of work)\b"
+            r"|\b(?:hate|love|like) (?:this|my) (?:job|task|work)\b|\bboring (?:job|task|hit)\b"
+            r"|\b(?:this|the) (?:\w+ )?(?:task|hit) (?:takes|is taking|took) (?:forever|ages|so long)\b"
+            r"|\bpays the bills\b",
+        ),
+        (
+            # social media, favourites and the partner's looks: "add me on Facebook", "what's your favourite
+            # team?", "I bet you're pretty", "I can show you around"
+            "add follow facebook instagram insta snapchat tiktok whatsapp twitter discord favourite favorite "
+            "fav fave pretty beautiful handsome cute gorgeous sexy show yourself come visit growing "
+            "writing typing chatting band choir orchestra",
+            r"\b(?:add|follow|message|dm|find|friend) (?:me|you|u) on\b"
+            r"|\b(?:my|your|ur) (?:facebook|instagram|insta|snapchat|snap|tiktok|whatsapp|twitter|discord)\b"
+            r"|\b(?:what(?:'s| is)|who(?:'s| is)) (?:your|ur|yer) (?:favou?rite|fav|fave) "
+            r"(?:team|player|band|"
+            r"singer|food|dish|movie|film|show|sport|song|drink|book|game|club)\b"
+            r"|\b(?:i bet )?(?:you(?:'re| are)|u r|ur|you must be) (?:so |very |really )?(?:pretty|beautiful|"
+            r"handsome|cute|gorgeous|sexy)\b"
+            r"|^(?:thanks|thank you|hi|hello|hey|bye),? (?:beautiful|gorgeous|handsome|sexy|babe|cutie)\b"
+            r"|\b(?:i can|i'll|i will|let me) show (?:you|u) around\b|\byou should (?:come|visit)(?: \w+)?,"
+            r"|\bdo (?:you|u) (?:like|enjoy|go to|drink|play|watch) (?!(?:the|this|that|it)\b)(?:\w+ ){1,3}"
+            r"yourself\b"
+            r"|\b(?:you|u|i|we)\b[^.?!]{0,40}\bgrowing up\b"
+            r"|\bwhere (?:are|r) (?:you|u) (?:writing|typing|chatting|sitting|calling) from\b"
+            r"|\b(?:i'm|im|i am) (?:writing|typing|chatting) (?:from|in) (?:a|my|the|our)\b"
+            r"|\b(?:i|we|my \w+) (?:play|plays|sing|sings|am|was) (?:\w+ ){0,2}in a "
+            r"(?:band|choir|orchestra)\b",
+        ),
+    ]
+)
 _LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
 
 
@@ -958,8 +1040,82 @@ _IN_PLACE = re.compile(r"\b[Ii](?:'m| am) in (?!The\b|This\b|A\b)[A-Z][a-z]+")
 _HERE_IN_PLACE = re.compile(r"\b[Hh]ere in (?!The\b|This\b|That\b|A\b|An\b|It\b)[A-Z][a-z]+")
 
 
+# Customs and trips of the worker's own place, named with a capital: "In Lisbon we eat it with rice", "I
+# saw one in Seville", "how do you find Leeds?" (not "how do you find the painting?")
+_PLACE = r"(?!The\b|This\b|That\b|It\b|Her\b|His\b|Him\b|A\b|An\b|My\b|Your\b)[A-Z][a-z]+"
+_PLACE_ASIDE = re.compile(
+    rf"\b[Ii]n {_PLACE}(?: [A-Z][a-z]+)?,? (?:we|i|people) (?:\w+ )?(?:do|don't|eat|have|put|dance|go|call|"
+    r"make|celebrate|use|wear|play|drink|cook|say)\b"
+    rf"|\b(?:I|we|We) (?:\w+ )?(?:saw|ate|bought|visited|had) (?:\w+ ){{0,4}}in {_PLACE}"
+    rf"|\b[Hh]ow do (?:you|u) (?:find|like) (?:living in |life in )?{_PLACE}"
+)
+
+
 def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
+    return _off_topic_alone(ctx) or _replies_to_aside(ctx)
+
+
+# A reply that reacts to the partner's personal aside ("Haha, same.", "Sounds lovely.", "Aww, that's sweet
+# of her.", "Oh wow, that must have been hard for him.") or answers their personal question in a few
+# words ("Leeds, born and raised.", "No thanks, I'd rather not.") carries the chitchat on, even when a
+# description of the artwork follows it.
+_REACTION = re.compile(
+    r"^(?:(?:ha+|haha\w*|hehe\w*|lol|lmao\w*|oh+(?: no| dear| my)?|ooh+|wow|aw+|brr+|yikes|oof|ouch|jeez|"
+    r"blimey)[,.!]* )*"
+    r"(?:nice|cool|dope|sweet|lovely|interesting|respect|same (?:as|here|with)|me too|i know the feeling|"
+    r"i understand|sounds (?:\w+)|that(?:'s| is| must| sounds| was)(?: \w+){0,3} (?:fun|nice|lovely|sweet|"
+    r"sad|hard|tough|cool|great|awful|memory|day|shame|dope|amazing|interesting)|how (?:lovely|nice|sad|"
+    r"cool|fun)|i hope|i bet|lucky (?:you|him|her)|good for (?:you|him|her)|congrats|congratulations|"
+    r"sorry to hear|thank you for (?:your service|sharing)|you too|no thanks|i'?d rather not|"
+    r"(?:you're|you are) doing (?:fine|great|well|good))\b"
+)
+# "let's stick to the painting": a reply that turns back to the artwork without taking the aside up
+_REDIRECT = re.compile(r"^(?:let's|let us|please|can we) (?:stay|keep|focus|get back|stick|go back)\b")
+_ASK_BACK = re.compile(r"(?:\b(?:and )?(?:you|u|yourself|yours|why)|\bwhy not)\s*\?+\s*$")
+
+
+def _replies_to_aside(ctx: Context) -> bool:
+    """The partner's message just before was a personal aside, and this short one takes it up."""
+    lower = ctx.lower
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", lower) if x]
+    if not sentences or len(lower.split()) > 12 or _BARE_ACK.match(lower) or _REDIRECT.match(lower):
+        return False
+    # a question about the artwork, or a description after the reaction, is back on the artwork
+    if "?" in lower and not _ASK_BACK.search(lower) or any(_DESCRIBES.match(x) for x in sentences[1:]):
+        return False
+    reacts = _REACTION.match(lower) is not None
+    if not reacts and len(sentences[0].split()) > 8 or not ctx.history:
+        return False
+    last = ctx.history[-1]
+    if last.get("role") == ctx.role:
+        return False
+    text = str(last.get("text", ""))
+    partner = Context(str(last.get("role")), ctx.round, text, ctx.history[:-1])
+    if not _off_topic_alone(partner):
+        return False
+    questions = [q for q in re.split(r"(?<=[.!?])\s+", partner.lower.strip()) if q.endswith("?")]
+    # the partner asked about the artwork too (a question without "you"): the reply answers that
+    if any(not _SECOND_PERSON.search(q) for q in questions):
+        return False
+    return reacts or bool(questions)
+
+
+_BARE_ACK = re.compile(
+    r"^(?:(?:lol|lmao|ok|okay|oh|wow|ha|haha|hehe|cool|nice|right|yeah|yes|no|i see|fair enough|aw|aww|"
+    r"bless|aw bless|hmm|ah|sure|great|damn)[\s,.!]*)+$"
+)
+_DESCRIBES = re.compile(
+    r"(?:the|there|theres|there's|she|he|it|they|in the|on the|its|her|his|this one|any|what|whats|what's|"
+    r"is|are|how|where|who|which|does|do|tell|describe|can|could)\b"
+)
+_SECOND_PERSON = re.compile(r"\b(?:you|u|your|ur|yours|yourself|ya|yer)\b")
+
+
+def _off_topic_alone(ctx: Context) -> bool:
+    """The message is off topic by itself (or as the answer to a personal question)."""
     words, lower = ctx.wordset, ctx.lower
+    if _PLACE_ASIDE.search(ctx.text.replace("\u2019", "'")):
+        return True
     if ("i'm" in words or "am" in words) and _IN_PLACE.search(ctx.text.replace("\u2019", "'")):
         return True
     if "here" in words and _HERE_IN_PLACE.search(ctx.text):
