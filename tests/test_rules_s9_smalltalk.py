@@ -135,6 +135,10 @@ CASES: list[Case] = [
     hit("off_topic", Q, "I saw a carpet like that in Istanbul."),
     hit("off_topic", A, "Oh nice, how do you like Glasgow?"),
     hit("off_topic", A, "Hope your son feels better soon."),
+    hit("off_topic", Q, "That looks like my nan's old kitchen, honestly."),
+    hit("off_topic", Q, "Do you do these often?"),
+    clean("off_topic", Q, "Does the sky look like our sky at dusk in the painting?"),
+    clean("off_topic", Q, "Do the women do this dance often in the picture?"),
     # near misses: the depicted household, journeys and people; a judgement asked of the artwork
     clean("off_topic", A, "The baby in the cradle is crying and the dog lies by the door."),
     clean("off_topic", A, "A woman sits on the train reading, and the signal lamp is red."),

@@ -987,7 +987,7 @@ _LIFE_GROUPS.extend(
             # team?", "I bet you're pretty", "I can show you around"
             "add follow facebook instagram insta snapchat tiktok whatsapp twitter discord favourite favorite "
             "fav fave pretty beautiful handsome cute gorgeous sexy show yourself come visit growing "
-            "writing typing chatting band choir orchestra",
+            "writing typing chatting band choir orchestra sounds looks feels this these",
             r"\b(?:add|follow|message|dm|find|friend) (?:me|you|u) on\b"
             r"|\b(?:my|your|ur) (?:facebook|instagram|insta|snapchat|snap|tiktok|whatsapp|twitter|discord)\b"
             r"|\b(?:what(?:'s| is)|who(?:'s| is)) (?:your|ur|yer) (?:favou?rite|fav|fave) "
@@ -1003,7 +1003,13 @@ _LIFE_GROUPS.extend(
             r"|\bwhere (?:are|r) (?:you|u) (?:writing|typing|chatting|sitting|calling) from\b"
             r"|\b(?:i'm|im|i am) (?:writing|typing|chatting) (?:from|in) (?:a|my|the|our)\b"
             r"|\b(?:i|we|my \w+) (?:play|plays|sing|sings|am|was) (?:\w+ ){0,2}in a "
-            r"(?:band|choir|orchestra)\b",
+            r"(?:band|choir|orchestra)\b"
+            # "sounds like my last dentist visit", "do you do this a lot?"
+            r"|\b(?:sounds|looks|feels) like (?:my|our) (?:(?:last|first|old|own|late) )?(?:\w+ )?"
+            r"(?:visit|trip|"
+            r"holiday|vacation|wedding|house|flat|kitchen|office|garden|kids?|son|daughter|wife|husband|mum|mom|"
+            r"dad|grandma|grandmother|granny|nan|uncle|aunt|boss|school|village|town|childhood)\b"
+            r"|\bdo (?:you|u) do (?:this|these) (?:a lot|often|much|every day|for a living|full[- ]time)\b",
         ),
     ]
 )
