@@ -64,7 +64,7 @@ def _learned_logit(ctx: Context, rule_id: str, model: learned.Model, fired: Sequ
     if rule_id == "repeated_question":
         return model.pair_logit(rule_id, learned.repeat_vectors(ctx.lower, ctx.history))
     if rule_id == "copies_opinion":
-        return model.pair_logit(rule_id, learned.copy_vectors(ctx.text, ctx.opinions))
+        return model.pair_logit(rule_id, learned.copy_vectors(ctx.text, ctx.opinions, ctx.words))
     if ctx.learned is None:
         if ctx.profanity is None:
             ctx.profanity = _profanity_scores([ctx.lower])[0]
@@ -80,10 +80,10 @@ def learned_score(ctx: Context, rule_id: str, model: learned.Model, fired: Seque
 Active = list[tuple[Rule, Any, float | None]]
 # Per list of active rules (one per configuration and role, kept alive here so that its id stays
 # unique): (role, text) -> each detector's verdict when it judged the text alone, else None.
-_verdicts: dict[int, tuple[Active, dict[tuple[str, str], list[bool | None]]]] = {}
+_verdicts: dict[int, tuple[Active, dict[tuple[str, str], tuple[bool | None, ...]]]] = {}
 
 
-def _text_verdicts(active: Active) -> dict[tuple[str, str], list[bool | None]]:
+def _text_verdicts(active: Active) -> dict[tuple[str, str], tuple[bool | None, ...]]:
     entry = _verdicts.get(id(active))
     if entry is None or entry[0] is not active:
         if len(_verdicts) >= 16:
@@ -116,7 +116,7 @@ def _detect(ctx: Context, active: Active) -> list[bool]:
         hit = bool(rule.detect(ctx, cfg))
         detected.append(hit)
         alone.append(None if ctx.read_surroundings else hit)
-    memo[key] = alone
+    memo[key] = tuple(alone)  # a tuple of bools leaves the garbage collector's lists; a list never does
     return detected
 
 
