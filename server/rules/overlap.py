@@ -767,7 +767,7 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
         return False  # a statement ("ok so the cat is grumpy") repeats no question (no labeled line is both)
     # is_repeat(part, earlier, min_overlap, whole=i == 0 and j == 0) for every part i of the message and
     # every part j of an earlier question, with each part's own work done once, not once per pair
-    earlier = [e for text in _texts(history, role="questioner") for e in _earlier_parts(text)]
+    earlier = [e for text in _questioner_texts(history) for e in _earlier_parts(text)]
     if earlier:
         min_overlap = cfg.min_overlap
         for i, part in enumerate(question_parts(ctx.lower)):
@@ -785,6 +785,8 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
             maybe = kind == "how many" or _recalls(part)
             for e in earlier:
                 theirs = e[1]
+                if mine.isdisjoint(theirs) and reach.isdisjoint(theirs) and mine.isdisjoint(e[4]):
+                    continue  # nothing in common, not even softly (below: shared stays 0), without a set made
                 exact = mine & theirs
                 shared, n_theirs = len(exact), len(theirs)
                 if (
@@ -815,13 +817,33 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     return any(_asks_unanswered(ctx.lower, text) for text in _unanswered(history))
 
 
+def _questioner_texts(history: Iterable[object]) -> list[str]:
+    """The texts ``_texts(history, role="questioner")`` yields, in one list comprehension: every
+    question of a long dialog is compared with all earlier ones, so this scan runs per message."""
+    return [
+        item if isinstance(item, str) else item["text"]
+        for item in history
+        if isinstance(item, str)
+        or isinstance(item, dict)
+        and item.get("role") == "questioner"
+        and isinstance(item.get("text"), str)
+    ]
+
+
 def _unanswered(history: Iterable[object]) -> Iterable[str]:
     """Earlier questions the partner answered with a question back ("Are you asking if it's sunset?")."""
-    items = [h for h in history if isinstance(h, dict) and isinstance(h.get("text"), str)]
-    for item, reply in zip(items, items[1:], strict=False):
-        asked, answered = item.get("role") == "questioner", reply.get("role") == "answerer"
-        if asked and answered and _asked_back(reply["text"]):
+    item: dict | None = None  # the previous message with a text
+    for reply in history:
+        if not isinstance(reply, dict) or not isinstance(reply.get("text"), str):
+            continue
+        if (
+            item is not None
+            and item.get("role") == "questioner"
+            and reply.get("role") == "answerer"
+            and _asked_back(reply["text"])
+        ):
             yield item["text"]
+        item = reply
 
 
 @lru_cache(maxsize=16384)
