@@ -5,7 +5,56 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import overlap
+from server.rules import offensive, overlap
+from server.rules import text as T
+from server.rules.base import Context
+from server.rules.config import RulesConfig
+
+PHRASES = [
+    "how tf is that a horse",
+    "pale af.",
+    "boring af lol",
+    "you absolute loser",
+    "what a jerk",
+    "what the hell is that",
+    "who the heck painted it",
+    "ur dick",
+    "are you blind",
+    "r u even stupid",
+    "do you have eyes?",
+    "have u got a brain",
+]
+STARRED = ["f***", "what the f*ck", "sh*tty answer", "b**** please", "a**hole"]
+CLEAN = ["the tfl map", "a pale affair", "are you sure", "do you have time?", "wow! nice", "*important*"]
+
+
+def _offensive(text: str) -> bool:
+    cfg = RulesConfig().rule_config("offensive")
+    return offensive.detect_offensive(Context("answerer", 1, text), cfg)
+
+
+@pytest.mark.parametrize("text", PHRASES + STARRED)
+def test_phrases_and_starred_swearing_of_the_split_list_still_hit(text: str) -> None:
+    assert _offensive(text)
+
+
+@pytest.mark.parametrize("text", PHRASES + STARRED + CLEAN)
+def test_gated_phrases_search_like_the_regex(text: str) -> None:
+    lower = T.normalise(text)
+    assert Context("answerer", 1, text).finds(offensive._BLOCKLIST_PHRASES) == bool(
+        offensive._BLOCKLIST_PHRASES.search(lower)
+    )
+    if offensive._STARRED_SWEARING.search(lower):  # searched only in a text with one of the symbols
+        assert any(ch in lower for ch in "*#@$%")
+
+
+@pytest.mark.parametrize("text", CLEAN)
+def test_near_misses_of_the_split_list_stay_clean(text: str) -> None:
+    lower = T.normalise(text)
+    assert not offensive._BLOCKLIST.search(lower)
+    assert not offensive._BLOCKLIST_PHRASES.search(lower)
+    assert not offensive._STARRED_SWEARING.search(lower)
+
 
 HISTORY = [
     "Is there a dog?",  # a plain string counts as an earlier question

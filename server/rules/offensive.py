@@ -23,17 +23,10 @@ from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
 _BLOCKLIST = re.compile(
     r"\b(?:"
     r"f+u+c+k+\w*|motherf\w*|f\*+k|fck\w*|fuk\w*|wtf|stfu|gtfo|ffs|for f'?s sake|"
-    # "how tf", "what tf"; "af" ("as f***") after an adjective: "pale af", "boring af" (not "reads AF")
-    r"(?:what|how|why|who|where|the) tf|"
-    r"(?:boring|depressing|pale|creepy|ugly|weird|scary|dark|cold|hot|sad|cute|pretty|tired|bored|done|"
-    r"slow|hard|annoying|gross|huge|big|tiny|old|expensive|cheap|long|confusing|cool|funny|wild|messy|dead|"
-    r"real|chill|sketchy|extra|basic|bright|empty|crowded|busy|bleak|grim|gloomy|sus|fake|lame|stupid|dumb|"
-    r"fat|rich|broke|hungry|sleepy|bad|good|nice|fancy|random|trippy|dope|lit) af"
-    r"(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude|honestly)\b))|"
     r"shit\w*|bullshit|sh\*t|crap(?:py)?|"
     r"bitch\w*|bastards?|cunts?|whores?|sluts?|dick(?:head|heads|s)|cocksucker\w*|twats?|wankers?|"
     r"ass(?:hole|holes|hat|wipe)s?|dumbass\w*|jackass\w*|"
-    r"retard(?:ed|s)?|idiots?|morons?|imbeciles?|(?:you|such a|what a) (?:\w+ )?(?:loser|jerk|clown)|"
+    r"retard(?:ed|s)?|idiots?|morons?|imbeciles?|"
     r"nigg\w*|fag(?:s|got\w*)?|spic|kike|chink|tranny|"
     # swearing in the languages workers switch into ("puta madre", "merde", "kurwa")
     r"putas?|putain|mierda|joder|co[nñ]o|cabr[oó]n\w*|pendej\w*|merde|connard\w*|salope|"
@@ -41,15 +34,34 @@ _BLOCKLIST = re.compile(
     r"madarchod|chutiya|putang ?ina|tangina|gago|porra|carajo|caralho|merda|foda-?se|fokken|fok|"
     r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
     r"shut (?:your|ur) (?:mouth|face|trap|gob|pie ?hole)|watch (?:your|ur) mouth|"
-    r"go to hell|(?:what|who|where|why|how) the (?:hell|heck)|hell (?:no|yes|yeah)|"
+    r"go to hell|hell (?:no|yes|yeah)|"
     r"damn(?:it| it| you)?|goddamn\w*|"
-    r"i hate (?:you|u)|kiss my ass|your ass|(?:you|ur|u) dick|kill (?:yourself|urself|yourselves)|kys|"
-    # the partner called blind or stupid without a swear word
-    r"(?:are|r) (?:you|u) (?:\w+ )?(?:blind|deaf|stupid|dumb|dense|thick|brain-?dead|illiterate|senile|daft)|"
-    r"(?:do|have) (?:you|u) (?:even )?(?:got |have )?(?:eyes|a brain)(?= *(?:[?!.,]|$))|"
+    r"i hate (?:you|u)|kiss my ass|your ass|kill (?:yourself|urself|yourselves)|kys|"
     r"can'?t (?:you|u) (?:even )?read|learn (?:how )?to read|use your (?:eyes|brain)"
     r")\b"
-    r"|(?<!\w)(?:f|sh|s|b|c|a)[*#@$%]{2,}"  # starred-out swearing ("f***")
+)
+# The phrases of the list that open with a choice of words ("how tf", "are you blind"), apart: in one
+# regex with the words, each was tried at every word of every message (a third of the list's cost);
+# here each runs only when the text holds a string it needs (``Context.finds``).
+_BLOCKLIST_PHRASES = re.compile(
+    # "how tf", "what tf"; "af" ("as f***") after an adjective: "pale af", "boring af" (not "reads AF")
+    r"\b(?:what|how|why|who|where|the) tf\b"
+    r"|\b(?:boring|depressing|pale|creepy|ugly|weird|scary|dark|cold|hot|sad|cute|pretty|tired|bored|done|"
+    r"slow|hard|annoying|gross|huge|big|tiny|old|expensive|cheap|long|confusing|cool|funny|wild|messy|dead|"
+    r"real|chill|sketchy|extra|basic|bright|empty|crowded|busy|bleak|grim|gloomy|sus|fake|lame|stupid|dumb|"
+    r"fat|rich|broke|hungry|sleepy|bad|good|nice|fancy|random|trippy|dope|lit) af"
+    r"(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude|honestly)\b))\b"
+    r"|\b(?:you|such a|what a) (?:\w+ )?(?:loser|jerk|clown)\b"
+    r"|\b(?:what|who|where|why|how) the (?:hell|heck)\b"
+    r"|\b(?:you|ur|u) dick\b"
+    # the partner called blind or stupid without a swear word
+    r"|\b(?:are|r) (?:you|u) (?:\w+ )?"
+    r"(?:blind|deaf|stupid|dumb|dense|thick|brain-?dead|illiterate|senile|daft)\b"
+    r"|\b(?:do|have) (?:you|u) (?:even )?(?:got |have )?(?:eyes|a brain)(?= *(?:[?!.,]|$))\b"
+)
+# Starred-out swearing, which needs one of the symbols: searched only in a text that has one.
+_STARRED_SWEARING = re.compile(
+    r"(?<!\w)(?:f|sh|s|b|c|a)[*#@$%]{2,}"  # "f***"
     r"|\b(?:f|sh|b|c|a|d|p|wh)[*#@$%]+(?:ck|t|tch|nt|ss|mn|re)\w*"  # one star inside ("f*ck", "sh*tty")
 )
 
@@ -404,9 +416,11 @@ def _extra_pattern(extra: list[str]) -> re.Pattern[str] | None:
 
 def detect_offensive(ctx: Context, cfg: OffensiveConfig) -> bool:
     lower = ctx.lower
-    if _BLOCKLIST.search(lower):
+    if _BLOCKLIST.search(lower) or ctx.finds(_BLOCKLIST_PHRASES):
         return True
-    if any(ch in lower for ch in "*#@$%") and _starred(lower):
+    if any(ch in lower for ch in "*#@$%") and (
+        _STARRED_SWEARING.search(lower) is not None or _starred(lower)
+    ):
         return True
     words = ctx.wordset
     if "'s" in lower:  # "some muppet's scrawled", "for feck's sake"
