@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules import offensive, overlap
+from server.rules import learned, offensive, overlap
 from server.rules import text as T
 from server.rules.base import Context
 from server.rules.config import RulesConfig
+from server.rules.features import copy_pair
 
 PHRASES = [
     "how tf is that a horse",
@@ -87,3 +88,19 @@ def test_one_pass_history_scans_match_the_generic_ones(cut: int) -> None:
     history = HISTORY[:cut]
     assert overlap._questioner_texts(history) == list(overlap._texts(history, role="questioner"))
     assert list(overlap._unanswered(history)) == _unanswered_reference(history)
+
+
+def test_copy_vectors_with_the_callers_words_equal_copy_pair() -> None:
+    text = "Is the  Stormy SEA as dark as the opinion says, with the tiny ship?"
+    opinions = [
+        {"emotion": "fear", "text": "The dark stormy sea makes the tiny ship look lost."},
+        "A calm harbour.",
+        {"emotion": "awe", "text": None},
+    ]
+    expected = [
+        copy_pair(text, "The dark stormy sea makes the tiny ship look lost."),
+        copy_pair(text, "A calm harbour."),
+    ]
+    assert learned.copy_vectors(text, opinions) == expected
+    assert learned.copy_vectors(text, opinions, T.words(T.normalise(text))) == expected
+    assert learned.copy_vectors(text, []) == []

@@ -233,17 +233,30 @@ def repeat_pair(lower: str, earlier_lower: str) -> tuple[float, ...]:
 COPY_FEATURES = ("covers_mine", "shared", "letters", "letters_covers_mine", "pairs", "few_terms")
 
 
-@lru_cache(maxsize=16384)
-def _opinion(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]:
-    words = T.words(T.normalise(text))
+Terms = tuple[frozenset[str], frozenset[str], frozenset[tuple[str, str]]]
+
+
+def copy_terms(words: list[str]) -> Terms:
+    """(content stems, their letter groups, pairs of neighbouring stems) of a normalised text's words."""
     stems = [T.stem(w) for w in words if w not in T.STOPWORDS and not w.isdigit()]
     return frozenset(stems), _trigrams(frozenset(stems)), frozenset(zip(stems, stems[1:], strict=False))
 
 
+@lru_cache(maxsize=16384)
+def opinion_terms(text: str) -> Terms:
+    """``copy_terms`` of an opinion: every question of the dialog is compared with the same two."""
+    return copy_terms(T.words(T.normalise(text)))
+
+
 def copy_pair(text: str, opinion_text: str) -> tuple[float, ...]:
     """How much a question (raw text) takes its content from one opinion (raw text)."""
-    mine, grams, pairs = _opinion(text)
-    theirs, their_grams, their_pairs = _opinion(opinion_text)
+    return copy_features(opinion_terms(text), opinion_terms(opinion_text))
+
+
+def copy_features(question: Terms, opinion: Terms) -> tuple[float, ...]:
+    """``copy_pair`` of a question's and an opinion's ``copy_terms``."""
+    mine, grams, pairs = question
+    theirs, their_grams, their_pairs = opinion
     shared = len(mine & theirs)
     return (
         shared / len(mine) if mine else 0.0,

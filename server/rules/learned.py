@@ -35,8 +35,10 @@ from server.rules import text as T
 from server.rules.features import (
     COPY_FEATURES,
     REPEAT_FEATURES,
-    copy_pair,
+    copy_features,
+    copy_terms,
     message_features,
+    opinion_terms,
     repeat_pair,
     text_features,
     word_features,
@@ -250,8 +252,17 @@ def repeat_vectors(lower: str, history: Sequence[Any]) -> list[tuple[float, ...]
     return [repeat_pair(lower, earlier) for earlier in earlier_questions(history)]
 
 
-def copy_vectors(text: str, opinions: Sequence[Any]) -> list[tuple[float, ...]]:
-    return [copy_pair(text, op) for op in opinion_texts(opinions)]
+def copy_vectors(
+    text: str, opinions: Sequence[Any], words: list[str] | None = None
+) -> list[tuple[float, ...]]:
+    """``copy_pair`` of the question with each opinion. ``words`` are the question's normalised words
+    when the caller has them; the question's terms are made once here and not cached (a live question
+    is new, and a cached entry only costs memory and garbage-collector time)."""
+    texts = opinion_texts(opinions)
+    if not texts:
+        return []
+    mine = copy_terms(T.words(T.normalise(text)) if words is None else words)
+    return [copy_features(mine, opinion_terms(op)) for op in texts]
 
 
 # --- training data --------------------------------------------------------------------------------
