@@ -8,6 +8,7 @@ sad face", "the dog looks happy"): only the first imposes a feeling.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pydantic import Field
 
@@ -842,8 +843,9 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
         return True
     if len(ctx.words) <= 6 and _foreign_verdict_only(ctx.lower):
         return True
+    # _JUDGES through its literal gate: the 27 kB regex searched whole cost ~60 us per answer that gets here
     if not words.isdisjoint(_JUDGES_TRIGGERS) and (
-        (bool(_JUDGES.search(ctx.lower)) and not _reacts_to_remark(ctx))
+        (ctx.finds(_JUDGES) and not _reacts_to_remark(ctx))
         or (not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower))
     ):
         return True
@@ -909,8 +911,12 @@ def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool
     return asks_back(lower)
 
 
+@lru_cache(maxsize=16384)
 def asks_back(lower: str) -> bool:
-    """Every sentence is a question (a statement with a question tag is not)."""
+    """Every sentence is a question (a statement with a question tag is not).
+
+    Cached (a text and a bool: nothing for the garbage collector to walk): four answerer rules ask it
+    of each answer, and repeated_question of the same answer again once it is in the history."""
     sentences = [s.strip() for s in _SENTENCE.findall(lower) if any(c.isalnum() for c in s)]
     if not sentences:
         return False
