@@ -661,16 +661,13 @@ _REACTION = re.compile(
 
 def _reacts_to_remark(ctx: Context) -> bool:
     match = _REACTION.match(ctx.lower)
-    if match is None or not ctx.history:
+    if match is None:
         return False
-    last = ctx.history[-1]
+    said = ctx.partner_last()
+    if said is None or "?" in said:
+        return False
     rest = ctx.lower[match.end() :]
-    return (
-        last.get("role") != ctx.role
-        and "?" not in str(last.get("text", ""))
-        and not _JUDGES.search(rest)
-        and not _IMPOSES.search(rest)
-    )
+    return not _JUDGES.search(rest) and not _IMPOSES.search(rest)
 
 
 _STATE_WORDS = T.literal_words(_STATE)
@@ -682,13 +679,12 @@ def _answers_being_look(ctx: Context) -> bool:
     describes it (labeling guide); the classifier stands down, the detector still judges. A viewer's
     response ("creepy") judges wherever it is said."""
     words = ctx.wordset
-    if not ctx.history or words.isdisjoint(_STATE_WORDS) or not words.isdisjoint(_EFFECT_WORDS):
+    said = ctx.partner_last()
+    if said is None or words.isdisjoint(_STATE_WORDS) or not words.isdisjoint(_EFFECT_WORDS):
         return False
-    last = ctx.history[-1]
-    text = str(last.get("text", ""))
-    if last.get("role") == ctx.role or "?" not in text:
+    if "?" not in said:
         return False
-    lower = T.normalise(text)
+    lower = T.normalise(said)
     return ("look" in lower or "seem" in lower or "appear" in lower) and bool(BEING_LOOK_ASKED.search(lower))
 
 
@@ -777,12 +773,10 @@ _BEING_ASKED = re.compile(
 
 def _last_question_of_being(ctx: Context) -> bool:
     """Whether the partner's last question was about a depicted person or animal ("is the man sad?")."""
-    if not ctx.history:
+    said = ctx.partner_last()
+    if said is None:
         return False
-    last = ctx.history[-1]
-    if last.get("role") == ctx.role:
-        return False
-    asked = T.normalise(str(last.get("text", "")))
+    asked = T.normalise(said)
     return bool(BEING_LOOK_ASKED.search(asked) or _BEING_ASKED.search(asked))
 
 

@@ -134,6 +134,13 @@ class Context:
         self.read_surroundings = True
         return self._history
 
+    def partner_last(self) -> str | None:
+        """The text of the message just before this one if the partner sent it (what a reply answers)."""
+        history = self.history
+        if not history or history[-1].get("role") == self.role:
+            return None
+        return str(history[-1].get("text", ""))
+
     @property
     def opinions(self) -> Sequence[Mapping[str, Any]]:
         self.read_surroundings = True

@@ -323,12 +323,10 @@ _ASKS_TO_WAIT = re.compile(
 
 
 def _partner_was_courteous(ctx: Context) -> bool:
-    if not ctx.history:
+    said = ctx.partner_last()
+    if said is None:
         return False
-    last = ctx.history[-1]
-    if last.get("role") == ctx.role:
-        return False
-    text = T.normalise(str(last.get("text", "")))
+    text = T.normalise(said)
     return bool(
         _GREETING_START.match(text)
         or _ASKS_TO_WAIT.search(text)
@@ -340,10 +338,10 @@ def _partner_was_courteous(ctx: Context) -> bool:
 
 def _reply_to(ctx: Context, mine: re.Pattern[str], partner: re.Pattern[str]) -> bool:
     """The message matches ``mine`` and the partner's message just before it matches ``partner``."""
-    if not ctx.history or not mine.match(ctx.lower):
+    said = ctx.partner_last()
+    if said is None or not mine.match(ctx.lower):
         return False
-    last = ctx.history[-1]
-    return last.get("role") != ctx.role and bool(partner.search(str(last.get("text", "")).lower()))
+    return bool(partner.search(said.lower()))
 
 
 def _emoji_courtesy_reply(ctx: Context) -> bool:
@@ -395,12 +393,10 @@ _DEPICTED_GREETING_ANSWER = re.compile(r"^(?:hello|goodbye|good-bye|hi|bye)\b[,.
 
 def _answers_depicted_greeting(ctx: Context) -> bool:
     """The message names the greeting the partner asked about in the artwork, then describes it."""
-    if not _DEPICTED_GREETING_ANSWER.match(ctx.lower) or not ctx.history:
+    if not _DEPICTED_GREETING_ANSWER.match(ctx.lower):
         return False
-    last = ctx.history[-1]
-    return last.get("role") != ctx.role and bool(
-        _ASKS_ABOUT_DEPICTED_GREETING.search(T.normalise(str(last.get("text", ""))))
-    )
+    said = ctx.partner_last()
+    return said is not None and bool(_ASKS_ABOUT_DEPICTED_GREETING.search(T.normalise(said)))
 
 
 def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
@@ -1090,13 +1086,12 @@ def _replies_to_aside(ctx: Context) -> bool:
     if "?" in lower and not _ASK_BACK.search(lower) or any(_DESCRIBES.match(x) for x in sentences[1:]):
         return False
     reacts = _REACTION.match(lower) is not None
-    if not reacts and len(sentences[0].split()) > 8 or not ctx.history:
+    if not reacts and len(sentences[0].split()) > 8:
         return False
-    last = ctx.history[-1]
-    if last.get("role") == ctx.role:
+    text = ctx.partner_last()
+    if text is None:
         return False
-    text = str(last.get("text", ""))
-    partner = Context(str(last.get("role")), ctx.round, text, ctx.history[:-1])
+    partner = Context(str(ctx.history[-1].get("role")), ctx.round, text, ctx.history[:-1])
     if not _off_topic_alone(partner):
         return False
     questions = [q for q in re.split(r"(?<=[.!?])\s+", partner.lower.strip()) if q.endswith("?")]
@@ -1172,13 +1167,13 @@ def _about_the_chat(ctx: Context) -> bool:
 
 
 def _answers_personal_question(ctx: Context) -> bool:
-    if not ctx.history or len(ctx.words) > 12:
+    said = ctx.partner_last()
+    if said is None or len(ctx.words) > 12:
         return False
     # a question back about the artwork is no chitchat; "You?" or "and you?" at the end asks it back
     if "?" in re.sub(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$", "", ctx.lower):
         return False
-    last = ctx.history[-1]
-    return last.get("role") != ctx.role and bool(_PERSONAL_QUESTION.search(str(last.get("text", "")).lower()))
+    return bool(_PERSONAL_QUESTION.search(said.lower()))
 
 
 RULES = [
