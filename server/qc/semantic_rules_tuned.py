@@ -10,8 +10,8 @@ re-tuning. Plain Python: ``server.qc.semantic_flags`` reads it without NumPy or 
 
 TUNED_ON = "eb94dae262377234"
 THRESHOLDS: dict[str, float] = {
-    "off_topic": 0.52,
-    "asks_feelings": 0.78,
+    "off_topic": 0.53,
+    "asks_feelings": 0.56,
     "generic_question": 0.51,
     "imposes_emotion": 0.51,
 }
