@@ -372,3 +372,14 @@ async def test_staying_away_past_the_grace_period_abandons(
     assert (dialog.status, dialog.end_reason, dialog.ended_by) == ("abandoned", "disconnected", away.role)
     assert {e.kind for e in events} == {"abandoned", "partner_dropped"}
     await stimulus_is_free(services, stimulus)
+
+
+def test_the_sweeper_backs_off_while_its_ticks_fail() -> None:
+    """Failed ticks (Redis away) double the wait up to 2 s; a success returns to the interval."""
+    from server.sweeper import MAX_RETRY_SECONDS, retry_delay
+
+    assert retry_delay(0.05, 0) == 0.05
+    waits = [retry_delay(0.05, n) for n in range(1, 12)]
+    assert waits[:3] == [0.1, 0.2, 0.4]
+    assert waits == sorted(waits) and waits[-1] == MAX_RETRY_SECONDS == 2.0
+    assert retry_delay(5.0, 3) == 5.0  # an interval longer than the cap is never shortened
