@@ -554,7 +554,7 @@ SCENE_MOOD_WORDS = frozenset(
     depressed intimate lonesome cruel brutal
     """.split()
 )
-_LEXICON = EVALUATIVE_WORDS | SCENE_MOOD_WORDS
+_JUDGEMENT_WORDS = EVALUATIVE_WORDS | SCENE_MOOD_WORDS
 _RESPONSE_WORDS = T.literal_words(_RESPONSE)
 # Everyday approval judges the artwork ("is it a nice picture?"), not any thing in it ("is it a nice
 # tree?" asks what the tree is like).
@@ -567,14 +567,15 @@ _ARTWORK_NOUNS = frozenset(
 _CHAT_NOUNS = frozenset("question questions idea answer answers guess point plan description way job".split())
 _SHIVER_WORDS = frozenset("chills shivers goosebumps creeps don't dont didn't".split())
 _MOOD_NOUNS = frozenset("mood feeling vibe atmosphere emotion".split())
-_PART_TRIGGERS = _LEXICON | frozenset("good fine moving nightmare feeling perfect".split())
+_PART_TRIGGERS = _JUDGEMENT_WORDS | frozenset("good fine moving nightmare feeling perfect".split())
 # Beauty is judged of a face or pose too ("is the bold pose glamorous?"); other words said of a
 # feature describe it ("is the rabbit's expression twitchy and funny?").
 BEAUTY_WORDS = frozenset(
     "beautiful pretty gorgeous lovely stunning ugly hideous glamorous elegant graceful majestic dazzling "
     "magnificent cute adorable charming".split()
 )
-_LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _LEXICON), key=len, reverse=True)) + ")"
+# one of the judgement words, longest first (a regex fragment)
+_LEX = "(?:" + "|".join(sorted((re.escape(w) for w in _JUDGEMENT_WORDS), key=len, reverse=True)) + ")"
 # What a mood word is said of, when it is a being: then the message asks what it visibly shows.
 BEING_WORD = re.compile(
     rf"\b(?:{DEPICTED_BEING[3:-1]}|he|she|they|him|his|her|them|their|"
@@ -723,7 +724,7 @@ def _judges_part(ctx: Context) -> bool:
         for m in rx.finditer(lower):
             adj = m.group("adj")
             alt = _OR_NEXT.match(lower, m.end()).group("alt")  # type: ignore[union-attr]
-            if alt and alt not in _LEXICON and alt not in ("not", "nah", "no", "what"):
+            if alt and alt not in _JUDGEMENT_WORDS and alt not in ("not", "nah", "no", "what"):
                 continue
             found = m.groupdict()
             said_of = f"{lower[: m.start('adj')]} {found.get('after') or ''} {found.get('noun') or ''}"
