@@ -7,9 +7,9 @@ native script and in the Latin spellings people type. This module only holds the
 ``smalltalk`` decide where in a message a phrase counts. Entries are regex fragments over the normalised
 (lower-case, straight-apostrophe) text, written from general knowledge of the languages.
 
-Phrases that are also ordinary words elsewhere ("pa", "tack", "hei", "night", "halo") are left out of the
-tables used at the start of a message or anywhere: they live in ``REPLY_ONLY``, which counts only in a
-message made of nothing but courtesy.
+Phrases that are also ordinary words elsewhere ("pa", "tack", "night", "halo") are left out of the tables
+used anywhere in a message: they live in ``REPLY_ONLY``, which counts only in a message made of nothing but
+courtesy; a few of them ("hei", "ciao", "salam") are safe as the first word, so ``GREETINGS`` has them too.
 """
 
 from __future__ import annotations
@@ -22,25 +22,38 @@ GREETINGS: dict[str, tuple[str, ...]] = {
     "welsh": (r"shw+mae|shw mae|sut mae", r"bore da", r"prynhawn da", r"noswaith dda"),
     "irish": (r"dia dhuit|dia duit",),
     "jamaican": (r"wh?a+h? g(?:wa+n|wan)|wah gwaan|wha gwan|waa gwaan",),
-    "french": (r"all[oô]+(?=[!,])",),
-    "italian": (r"buon pomeriggio",),
-    "spanish": (r"qu[eé] tal|qu[eé] onda",),
-    "portuguese": (r"oi(?:e|ê)? tudo bem", r"ol[aá],? tudo bem"),
-    "dutch": (r"goedenavond|goedendag|hallo(?:tjes)?",),
+    "french": (r"all[oô]+(?=[!,])", r"bonjour|bonsoir|salut|coucou"),
+    "italian": (r"buon pomeriggio|ciao|salve|buongiorno|buonasera",),
+    "spanish": (
+        r"qu[eé] tal|qu[eé] onda",
+        r"hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|buen d[ií]a",
+    ),
+    "portuguese": (
+        r"oi(?:e|ê)? tudo bem",
+        r"ol[aá],? tudo bem",
+        r"ol[aá]|oi+|bom dia|boa (?:tarde|noite)|tudo bem|tudo bom|tudo (?:e|e a|and) (?:vc|voc[eê]|tu)",
+    ),
+    "german": (r"hallo+|guten (?:morgen|tag|abend)|servus|moin|gr[uü](?:ß|ss) gott",),
+    "dutch": (r"goedenavond|goedendag|hallo(?:tjes)?|hoi|goedemorgen|goedemiddag",),
+    "afrikaans": (r"goeie (?:m[oô]re|middag|aand)",),
     "swedish": (r"god(?: morgon| middag| kv[aä]ll)|hej(?: hej|san)?",),
-    "norwegian": (r"god (?:morgen|kveld|dag)|hallais",),
+    "norwegian": (r"god (?:morgen|kveld|dag)|hallais|hall[aå]|hei",),
     "danish": (r"godmorgen|goddag|hej med dig",),
     "finnish": (r"moi(?:kka)?(?=[!,])|hyv[aä][aä] (?:p[aä]iv[aä][aä]|huomenta|iltaa)|terve",),
-    "polish": (r"dzie[nń] dobry|witaj(?:cie)?",),
-    "czech": (r"dobr[eé] r[aá]no|dobr[yý] ve[cč]er",),
-    "russian": (r"zdravstvuy(?:te)?|dobryy? den|dobroe utro|добрый вечер",),
+    "polish": (r"dzie[nń] dobry|witaj(?:cie)?|witam|cze[sś][cć]|dobry wiecz[oó]r",),
+    "czech": (r"dobr[eé] r[aá]no|dobr[yý] ve[cč]er|dobr[yý] den|ahoj",),
+    "croatian_serbian": (r"zdravo",),
+    "russian": (
+        r"zdravstvuy(?:te)?|dobryy? den|dobroe utro|добрый вечер|privet",
+        r"здравствуй(?:те)?|добр(?:ый (?:день|вечер)|ое утро)|привет",
+    ),
     "ukrainian": (
         r"dobr(?:yi|yy|yj|iy|ij|ий) den'?|dobroho (?:ranku|dnia|vechora)|dobryi vechir|vitayu",
         r"добрий день|доброго ранку|добрий вечір|вітаю|привіт",
     ),
-    "romanian": (r"bun[aă](?: ziua| dimineața| dimineata| seara)?(?=[!,. ]|$)|salutare",),
-    "hungarian": (r"j[oó] reggelt|j[oó] est[eé]t|sziasztok",),
-    "greek": (r"kalimera|kalispera|geia sas|yia sou|γεια σου|γεια σας|καλημέρα|καλησπέρα",),
+    "romanian": (r"bun[aă](?: ziua| dimineața| dimineata| seara)?(?=[!,. ]|$)|salutare|bun[aă] ziua",),
+    "hungarian": (r"j[oó] reggelt|j[oó] est[eé]t|sziasztok|szia|j[oó] napot",),
+    "greek": (r"kalimera|kalispera|geia sas|yia sou|geia sou|yassou|γεια σου|γεια σας|καλημέρα|καλησπέρα",),
     "turkish": (r"merhaba|selam(?:lar)?|g[uü]nayd[ıi]n|iyi ak[sş]amlar",),
     "arabic": (
         r"as-?salam(?:u|o)? ?(?:o )?(?:a|'a)?l[ae]i?kum|assalam(?:u|o)? ?(?:o )?(?:a|'a)?l[ae]i?kum",
@@ -50,27 +63,38 @@ GREETINGS: dict[str, tuple[str, ...]] = {
         # praise and congratulation that open a message as a pleasantry
         r"(?:alhamdulill?ah|mabrou?k|mabrook|mubarak)(?=[.,!])",
         r"صباح الخير|مساء الخير|أهلا|اهلا",
+        r"salaam|salam|marhaba|ahlan|as-?salamu? alaykum|wa ?alaykum (?:as-?)?salam|"
+        r"مرحبا|وعليكم السلام|السلام عليكم",
     ),
     "hebrew": (r"shalom|boker tov|שלום|בוקר טוב",),
     "persian": (r"salam(?= |!|,)|dorood|سلام|درود",),
-    "urdu_hindi": (r"adaab|aadab|namaskaar|ram ram|jai shri krishna|sat shri akal|नमस्कार|آداب",),
+    "urdu_hindi": (
+        r"adaab|aadab|namaskaar|ram ram|jai shri krishna|sat shri akal|नमस्कार|آداب",
+        r"namaste|namaskar|sat sri akal|नमस्ते",
+    ),
     "bengali": (r"nomoskar|nomoshkar|নমস্কার",),
     "tamil_telugu": (r"vanakkam|namaskaram|வணக்கம்|నమస్కారం",),
     "nepali": (r"namaste dai|namaste didi",),
     "indonesian_malay": (
         r"selamat (?:pagi|siang|sore|malam|petang|tengah hari)|apa khabar|"
         r"halo (?=kak|semua|bro|gan|mas|mbak)",
+        r"selamat datang|apa kabar",
     ),
-    "tagalog": (r"magandang (?:araw|umaga|hapon|gabi)(?: po)?|musta",),
+    "tagalog": (r"magandang (?:araw|umaga|hapon|gabi)(?: po)?|musta", r"magandang tanghali|ku?musta|mabuhay"),
     "vietnamese": (r"xin ch[aà]o|ch[aà]o (?:b[aạ]n|anh|ch[iị]|em|c[oô]|[oô]ng)",),
     "thai": (r"sawa?s?(?:d|t)ee?(?: (?:krub|krap|khrap|ka|kha|kah))?|สวัสดี(?:ครับ|ค่ะ|คะ)?",),
-    "chinese": (r"n[iǐ] ?h[aǎ]o|大家好|早上好|晚上好",),
-    "japanese": (r"konnichiwa|konbanwa|ohayo+(?: gozaimasu)?|おはよう(?:ございます)?|こんばんは",),
+    "chinese": (r"n[iǐ] ?h[aǎ]o|大家好|早上好|晚上好|你好|您好",),
+    "japanese": (
+        r"konnichiwa|konbanwa|ohayo+(?: gozaimasu)?|おはよう(?:ございます)?|こんばんは",
+        r"ohayou(?: gozaimasu)?|こんにちは",
+    ),
     "korean": (r"annyeong(?:haseyo)?|안녕하세요|안녕",),
     "swahili": (r"jambo|hujambo|habari(?: yako| za asubuhi)?|shikamoo",),
     "zulu_xhosa": (r"sawubona|molo|dumela|sanibonani",),
     "maori_hawaiian": (r"kia ora|t[eē]n[aā] koe|aloha",),
     "amharic": (r"selam new|ሰላም",),
+    # Yoruba: "e kaaro", "ẹ káàrọ̀", "e kaasan", "ẹ nlẹ"
+    "yoruba": (r"[eẹ] k[aá][aà]?(?:r[oọ]|s[aá]n|l[eẹ])|[eẹ] n[lḷ][eẹ]",),
 }
 
 # Thanks.
@@ -149,9 +173,9 @@ FAREWELLS: dict[str, tuple[str, ...]] = {
     "finnish": (r"n[aä]kemiin|moikka|hei hei",),
     "welsh": (r"hwyl(?: fawr)?|da bo|tan toc|pob hwyl",),
     "irish_scots": (r"sl[aá]n(?: abhaile| leat| go f[oó]ill)?|beannachd leat|haste ye back",),
-    "polish": (r"do widzenia|do zobaczenia|na razie|pa pa",),
+    "polish": (r"do widzenia|do zobaczenia|na razie|pa pa|mi[lł]ego dnia",),
     "czech": (r"na shledanou|ahoj(?= *[!.]*$)",),
-    "russian": (r"do svidaniya|poka|до свидания|пока|всего доброго",),
+    "russian": (r"do svidaniya|poka|до свидания|пока|всего доброго|хорошего дня",),
     "ukrainian": (r"do pobachennya|do pobachennia|do pobachenya|бувай(?:те)?|до побачення",),
     "romanian": (r"la revedere|pa pa|pa(?= *!+$)",),
     "hungarian": (r"viszl[aá]t|viszontl[aá]t[aá]sra",),
@@ -172,7 +196,8 @@ FAREWELLS: dict[str, tuple[str, ...]] = {
     "chinese": (r"zai ?jian|再见|拜拜|回头见",),
     "japanese": (r"sayonara|sayounara|mata ne|じゃあね|またね|さようなら",),
     "korean": (r"annyeonghi (?:gaseyo|gyeseyo)|안녕히 (?:가세요|계세요)",),
-    "swahili": (r"kwa ?heri|tutaonana",),
+    "swahili": (r"kwa ?heri|tutaonana|siku njema",),
+    "yoruba": (r"[oó] d[aà]b[oọ]\u0300?",),
     "zulu_xhosa": (r"hamba kahle|sala kahle",),
     "maori": (r"ka kite(?: an[oō])?|haere r[aā]|noho r[aā]",),
     "hawaiian": (r"a hui hou",),
@@ -259,8 +284,8 @@ WELL_WISHES: dict[str, tuple[str, ...]] = {
     "dutch": (r"fijne (?:dag|avond)|succes ermee|veel succes",),
     "swedish_norwegian_danish": (r"lycka till|ha en (?:bra|trevlig) dag|god dag videre",),
     "welsh": (r"pob lwc",),
-    "polish": (r"mi[lł]ego dnia|powodzenia",),
-    "russian": (r"udachi|хорошего дня|удачи",),
+    "polish": (r"powodzenia",),
+    "russian": (r"udachi|удачи",),
     "ukrainian": (r"harnoho dnia|гарного дня|удачі",),
     "romanian": (r"o zi bun[aă]|numai bine|succes",),
     "greek": (r"kali tychi|kali mera na echeis|kalo vrady",),
@@ -272,7 +297,7 @@ WELL_WISHES: dict[str, tuple[str, ...]] = {
     "vietnamese": (r"ch[uú]c (?:b[aạ]n )?(?:may m[aắ]n|m[oộ]t ng[aà]y t[oố]t l[aà]nh)",),
     "japanese": (r"ganbatte(?: kudasai)?|がんばって",),
     "korean": (r"hwaiting|화이팅|좋은 하루 (?:되세요|보내세요)",),
-    "swahili": (r"siku njema|kila la heri",),
+    "swahili": (r"kila la heri",),
 }
 
 # Address words that follow a courtesy ("terima kasih kak", "thank you bhai", "salamat po").
@@ -298,9 +323,16 @@ def alternation(table: dict[str, tuple[str, ...]] | Iterable[str]) -> str:
     return "(?:" + "|".join(f"(?:{p})" for p in entries) + ")"
 
 
+def foreign(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """The table without its English entries (English courtesy has its own rules in ``smalltalk``)."""
+    return {lang: phrases for lang, phrases in table.items() if lang != "english"}
+
+
 GREETING_RE = alternation(GREETINGS)
 THANKS_RE = alternation(THANKS)
 FAREWELL_RE = alternation(FAREWELLS)
 HOW_ARE_YOU_RE = alternation(HOW_ARE_YOU)
 WELCOME_RE = alternation(WELCOME)
 WELL_WISHES_RE = alternation(WELL_WISHES)
+FOREIGN_THANKS_RE = alternation(foreign(THANKS))
+FOREIGN_FAREWELL_RE = alternation(foreign(FAREWELLS))

@@ -17,30 +17,13 @@ _YOU = r"(?:you|u|ya)"
 
 # Salutations of chat and of other languages that workers open with ("heyy", "hii", "ciao", "hola").
 _SALUTATIONS = (
-    r"hi+|hello+|hey+(?: hey+)?|hiya+|howdy|greetings|yo+|hallo+|heya+|heyo|sup|wass?up|wazz?up|"
-    r"helo+|hai|hullo|hellu|ello|hey ya|aloha|"
-    r"ciao|salve|buongiorno|buonasera|hola|buen(?:os|as) (?:d[ií]as|tardes|noches)|buenas|ol[aá]|oi+|"
-    r"bonjour|bonsoir|salut|coucou|guten (?:morgen|tag|abend)|servus|moin|gr[uü](?:ß|ss) gott|hoi|"
-    r"hej|goedemorgen|goedemiddag|namaste|namaskar|salaam|salam|shalom|merhaba|konnichiwa|ni ?hao|"
-    r"privet|привет|здравствуйте|你好|您好|こんにちは|안녕하세요|안녕|مرحبا|नमस्ते|"
-    r"g'?day|top of the morning|dear (?:partner|friend)|"
-    # more languages: Polish, Tagalog, Malay/Indonesian, Swahili, Vietnamese, Thai, Korean and Japanese
-    # in Latin letters, Czech, Nordic, Hungarian, Romanian, Greek, Arabic, Portuguese, Indian languages
-    r"dzie[nń] dobry|cze[sś][cć]|witam|dobry wiecz[oó]r|magandang (?:umaga|tanghali|hapon|gabi)|"
-    r"ku?musta|mabuhay|selamat (?:pagi|siang|sore|malam|datang)|apa kabar|jambo|habari(?: yako)?|"
-    r"sawubona|xin ch[aà]o|sawa?dee(?: krap| ka)?|annyeong(?:haseyo)?|ohayou?(?: gozaimasu)?|konbanwa|"
-    r"zdravo|ahoj|dobr[yý] den|god (?:morgen|dag|kveld)|goddag|hall[aå]|hei|szia|j[oó] napot|"
-    r"bun[aă] ziua|kalimera|yassou|geia sou|marhaba|ahlan|as-?salamu? alaykum|assalamu ?alaikum|selam|"
-    r"sat sri akal|vanakkam|namaskaram|bom dia|boa (?:tarde|noite)|buen d[ií]a|"
-    # regional English (Irish, South African, Australian) and the Irish, Afrikaans and Maori salutes;
-    # "alright?" or "alright mate" as a hello (a bare "alright," before content acknowledges)
-    r"howya|howaya|how'?ya|howzit|howsit|heita|dia (?:duit|dhuit)|goeie (?:m[oô]re|middag|aand)|kia ora|"
-    r"alright(?=\s*\?| (?:mate|pal|love|bud|m8)\b)|wa ?alaykum (?:as-?)?salam|"
-    r"وعليكم السلام|السلام عليكم|tudo bem|tudo bom|tudo (?:e|e a|and) (?:vc|voc[eê]|tu)|"
-    # Russian, Yoruba ("e kaaro", "ẹ káàrọ̀", "e kaasan") and Swahili salutes
-    r"добр(?:ый (?:день|вечер)|ое утро)|здравствуй|"
-    # and the opening salutes of about forty languages (phrasebook.py)
-    r"[eẹ] k[aá][aà]?(?:r[oọ]|s[aá]n|l[eẹ])|[eẹ] n[lḷ][eẹ]|shikamoo|hujambo|" + PB.GREETING_RE
+    r"hi+|hello+|hey+(?: hey+)?|hiya+|howdy|greetings|yo+|heya+|heyo|sup|wass?up|wazz?up|"
+    r"helo+|hai|hullo|hellu|ello|hey ya|top of the morning|dear (?:partner|friend)|"
+    # regional English (Irish, South African, Australian); "alright?" or "alright mate" as a hello (a bare
+    # "alright," before content acknowledges)
+    r"howya|howaya|how'?ya|howzit|howsit|heita|alright(?=\s*\?| (?:mate|pal|love|bud|m8)\b)|"
+    # and the opening salutes of other languages (phrasebook.py)
+    rf"{PB.GREETING_RE}"
 )
 # an honorific or a Nigerian "oga" before the salute: "Oga good morning o."
 _HONORIFIC_FIRST = r"(?:(?:oga|sir|madam|ma'?am|aunty|uncle|boss|bro)[,!]? )?"
@@ -98,16 +81,10 @@ _SMALLTALK = re.compile(
             rf"|^(?:(?:thanks|thank {_YOU}|thx|cheers)[,!. ]+)?(?:same to {_YOU}|take care)\s*(?:[,.!]|$)",
             rf"\b(?:good ?bye|bye(?: bye)?|see {_YOU}(?: later| around| soon)?|"
             r"take care|farewell|cheers|cya|see ya|ttyl|later(?:s)?|laters|bye for now|god bless(?: you)?|"
-            # farewells of other languages that workers end with ("Auf Wiedersehen", "adiós", "ingat")
-            r"auf wiedersehen|tsch[uü]ss|adi[oó]s|hasta luego|au revoir|arrivederci|paalam|ingat|alvida|"
-            # regional English and more languages: "hooroo", "tara", "totsiens", "slán abhaile", "doei"
-            r"all the best|hooroo|ta-?ra|cheerio|toodle-?oo|ttfn|catch (?:you|ya|u) later|totsiens|"
-            r"sl[aá]n(?: abhaile| leat| go f[oó]ill)?|doei|ciao ciao|tchau|adeus|sayonara|"
-            r"さようなら|じゃあね|再见|مع السلامة|до свидания|пока|khuda hafiz|"
-            # Polish, Swahili, Russian, Hindi, Yoruba: "miłego dnia", "kwaheri", "всего доброго", "ó dàbọ̀"
-            r"mi[lł]ego dnia|do widzenia|do zobaczenia|kwaheri|tutaonana|siku njema|всего доброго|"
-            r"хорошего дня|"
-            r"phir milenge|[oó] d[aà]b[oọ]\u0300?|"
+            # regional English: "hooroo", "tara", "toodle-oo"
+            r"all the best|hooroo|ta-?ra|cheerio|toodle-?oo|ttfn|catch (?:you|ya|u) later|"
+            # farewells of other languages that workers end with ("Auf Wiedersehen", "adiós", "ó dàbọ̀")
+            rf"{PB.FOREIGN_FAREWELL_RE}|"
             # blessings as a farewell: "wishing you blessings", "blessings to you too"
             r"wishing (?:you|u) (?:blessings|all the best|well)|"
             r"(?:many )?blessings to (?:you|u)(?: too| all)?)"
@@ -121,17 +98,9 @@ _SMALLTALK = re.compile(
         ]
     )
 )
-# Thanks in the other languages workers write them in, and the honorifics that follow them ("salamat
-# po", "thank you ji"): part of the courtesy, not content.
-_FOREIGN_THANKS = (
-    r"salamat|maraming salamat|danke(?: sch[oö]n| sehr)?|vielen dank|gracias|muchas gracias|merci"
-    r"(?: beaucoup)?|grazie(?: mille)?|obrigad[oa]|dhanyavaa?d|shukriya|arigato(?: gozaimasu)?|"
-    r"dank je(?: wel)?|baie dankie|dankie|go raibh (?:maith agat|míle maith agat)|ありがとう(?:ございます)?|"
-    r"谢谢|감사합니다|شكرا|спасибо(?: большое)?|большое спасибо|благодарю|"
-    # Swahili, Polish, Hindi, Yoruba ("asante sana", "bardzo dziękuję", "dhanyawad", "ẹ ṣé gan")
-    r"asante(?: sana)?|(?:bardzo )?dzi[eę]kuj[eę](?: bardzo)?|dzi[eę]ki|dhanyawaa?d|bahut shukriya|"
-    r"[eẹ] [sṣ][eé](?: gan| o)?|[eẹ] [sṣ]eun|[oó] [sṣ]eun"
-)
+# Thanks in the other languages workers write them in (phrasebook.py); the honorifics that follow them
+# ("salamat po", "thank you ji") are part of the courtesy, not content.
+_FOREIGN_THANKS = PB.FOREIGN_THANKS_RE
 _HONORIFIC = r"(?: (?:po|ji|na|sir|ma'?am))?"
 # Messages that are nothing but courtesy (the partner gains nothing about the artwork).
 _COURTESY_ONLY = re.compile(
@@ -285,8 +254,7 @@ _COURTESY_REPLY = _courtesy_message(
 _FOREIGN_HOW_ARE_YOU = re.compile(rf"(?:^|[\s,.!?;¿¡]){PB.HOW_ARE_YOU_RE}(?=[\s,.!?;]|$)")
 # a farewell or wish of another language closing a message ("..., iyi günler!", "Ich hoffe, du hast einen
 # schönen Tag.")
-_FOREIGN_FAREWELL = PB.alternation(p for lang, ps in PB.FAREWELLS.items() if lang != "english" for p in ps)
-_FOREIGN_CLOSE = re.compile(rf"(?:^|[\s,.!;]){_FOREIGN_FAREWELL}[\s!.]*$")
+_FOREIGN_CLOSE = re.compile(rf"(?:^|[\s,.!;]){PB.FOREIGN_FAREWELL_RE}[\s!.]*$")
 _GERMAN_WISH = re.compile(r"\bich hoffe,? (?:du hast|sie haben) einen sch[oö]nen (?:tag|abend)\b")
 
 
