@@ -76,6 +76,8 @@ def _frame_key(words: list[str]) -> frozenset[str]:
     if "else" in words:
         # "anything else?", "what else is there?", "and what else in the picture?": one generic ask
         return frozenset({"<else>", "who" if not _WHO_ELSE.isdisjoint(words) else "what"})
+    # "what's in the picture?" and "what is in the picture?" ask alike
+    words = [w[:-2] if w.endswith("'s") else w for w in words]
     return frozenset("IMG" if w in _ART_NOUNS else w for w in words if w not in _FRAME)
 
 
@@ -99,7 +101,7 @@ _GROUPS = [
     "face expression expressions facial",
     "gazeat watch watches watching",
     # everyday words of scenes that rewordings swap
-    "man men guy guys gentleman gentlemen fellow male",
+    "man men guy guys gentleman gentlemen fellow male lad lads bloke blokes chap chaps dude dudes",
     "woman women lady ladies female",
     "child children kid kids youngster youngsters",
     "father dad daddy papa",
@@ -123,6 +125,7 @@ _GROUPS = [
     "forest forests wood woods woodland",
     "river rivers stream streams brook creek",
     "quiet silent",
+    "dirty mucky filthy grimy grubby muddy",
     "gallop galloping gallops run running runs",
     "boat boats ship ships vessel vessels sailboat sailboats yacht yachts",
     "shape shapes form forms",
@@ -135,7 +138,8 @@ _GROUPS = [
     "big size sized",
     "tall high height",
     "background back rear distance",
-    "writing words word letters lettering text inscription inscriptions",
+    "foreground front",
+    "writing words word letters lettering text inscription inscriptions written write writes wrote",
     "fall falls falling fell fallen",
     "move moves moving movement motion",
     "frozen ice icy",
@@ -175,6 +179,7 @@ _NEUTRAL = frozenset(
     happen happens happening toward towards around breed breeds species
     hell damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
     side
+    pic pics foto fotos sup yo hey hi hiya heya hello
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -183,13 +188,15 @@ _TIME_OF_DAY = re.compile(r"\btime of (?:the )?day\b")
 # Phrases that ask the same thing in other words: "have on" is "wear", "the source of" asks where.
 _REPHRASE = (
     (re.compile(r"\b(?:have|has|had|having) on\b|\bdressed in\b|\bgot on\b(?=\W*$|,)"), "wear"),
-    (re.compile(r"\bbusy with\b"), "doing"),
+    (re.compile(r"\b(?:busy|occupied) with\b"), "doing"),
+    # "is the kid hurt, the one he is carrying?": the clause after the question only says which one
+    (re.compile(r", (?:i mean )?the one (?:that |who |which )?[a-z' ]+\?*$"), ""),
     (re.compile(r"\bmake out\b"), "see"),
     (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
     (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
     (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture|it) set\b"), ""),
     (re.compile(r"\b(?:contains?|containing)\b"), "in"),
-    (re.compile(r"\bmade (?:of|from|out of)\b"), "material"),
+    (re.compile(r"\b(?:made|built|constructed) (?:of|from|out of)\b"), "material"),
     (re.compile(r"\bwhat(?:'s| is) the number of\b|\bcount (?:up )?(?:all )?(?:the )?"), "how many "),
     (re.compile(r"\bwhat(?:'s| is) the headcount\b"), "how many people"),
     (re.compile(r"\b(?:the )?number of\b"), "how many"),
@@ -200,8 +207,28 @@ _REPHRASE = (
     (re.compile(r"\b(rain|snow)(?: is| was)? (?:falling|coming down)\b"), r"\1"),
     (re.compile(r"\bup to\b(?=\W*$)"), "doing"),
     (re.compile(r"\bby (?:him|her|them|it)sel(?:f|ves)\b"), "alone"),
+    # "is anyone with him?", "is she with someone?" ask whether he or she is alone
+    (
+        re.compile(
+            r"\b(?:any ?one|any ?body|some ?one|some ?body|no ?one|nobody)(?: else)?"
+            r"(?: (?:sitting|standing|walking|there|here))? with\b"
+            r"|\bwith (?:any ?one|any ?body|some ?one|some ?body|others|other people|company)\b"
+        ),
+        "alone with",
+    ),
     (re.compile(r"\b(?:take|takes|took|taking) place\b"), ""),
     (re.compile(r"\bafter dark\b"), "night"),
+    # small talk ("how's it going?") asks nothing; "what's going on" asks what happens
+    (re.compile(r"\bhow(?:'s| is| are) (?:it|things) going\b|\bgoing on\b"), ""),
+    # the partner's own place and life ("what's the weather by you?", "have you been to one?") are
+    # not the artwork's, whatever else the question shares with one about it
+    (
+        re.compile(
+            r"\bby (?:you|u)\b|\bwhere (?:you|u) (?:are|live)\b|\byour (?:place|end|side|city|town|country)\b"
+            r"|\b(?:have|do) (?:you|u) (?:ever )?(?:have )?been\b"
+        ),
+        " yourworld ",
+    ),
     (re.compile(r"\bbloody hell\b"), ""),  # an oath, not blood
     (re.compile(r"\b(?:have|has|with) no leaves\b|\bwithout leaves\b"), "bare"),
     (re.compile(r"\b(?:going|coming|getting) back to\b|\bjust to (?:fix|check|confirm)\b"), ""),
@@ -218,7 +245,7 @@ _REPHRASE_GATED = tuple((rx, repl, T.gate(rx).may_match) for rx, repl in _REPHRA
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
     "busy side place direction way which falling coming up by no without take takes took after bloody "
-    "headcount back just "
+    "headcount back just with occupied one going been your where built constructed "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
 # "have shoes on" is "wear shoes"; "have a kite in his hand" is "hold a kite".
@@ -232,16 +259,27 @@ _IN_HANDS = re.compile(
     r"(?:left |right |own )?(?:hands?|arms?|fingers)\b"
 )
 # "Sorry, did you say...", "what was it again": asked again on purpose; the frame says nothing.
+# What the questioner says of their own attention ("sorry, I missed it", "I zoned out", "as I asked"):
+# a cue that the question is asked again, and no term of what it asks.
+_LAPSE = (
+    r"(?:i )?(?:may |might |must )?(?:have )?(?:missed|forgot|forgotten) (?:it|that|this|what you said)"
+    r"(?: earlier| before)?|(?:i )?(?:zoned|spaced|tuned) out|(?:i )?(?:did not|didn't|do not|don't) "
+    r"(?:quite )?(?:follow|catch|get) (?:it|that|this|you)?(?: earlier| before)?|(?:as|like) i (?:already )?"
+    r"(?:asked|said)(?: before| earlier)?"
+)
 _RECALL = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
     r"remind me|(?:do|did) (?:you|u) think|sorry|once more|"
-    r"(?:i )?(?:already )?asked (?:it |this |that )?(?:already|before))\b"
+    r"(?:i )?(?:already )?asked (?:it |this |that )?(?:already|before)|" + _LAPSE + r")\b"
 )
 _THINGS_AT = re.compile(
     r"\b(?:anything|something) (?:else )?(?:on|in|under|behind|inside|near|above|below|beside|around|at)\b"
 )
 _HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
-_RECALL_TRIGGERS = frozenset("say said mention mentioned told again remind think sorry once asked".split())
+_RECALL_TRIGGERS = frozenset(
+    "say said mention mentioned told again remind think sorry once asked missed forgot forgotten zoned "
+    "spaced tuned follow catch".split()
+)
 # Chat interjections and asides before the question itself: no term of what is asked.
 _LEAD_IN = re.compile(
     r"^(?:(?:ugh+|argh+|hang on|wait|kk|k|ok+|okay|lol|bro|soz|sry|sorry|oops|um+|uh+|hmm+|right|so|and|"
@@ -251,9 +289,14 @@ _LEAD_IN_FIRST = frozenset(
     "ugh ughh argh hang wait kk k ok okk okay lol bro soz sry sorry oops um umm uh hmm hmmm right so and "
     "well oh ah aw aww ha haha last one my nvm".split()
 )
-# Question words spelt as in chat ("whats", "whos", "wtf is that bird").
-_CHAT_WH = {"whats": "what's", "wats": "what's", "wots": "what's", "wat": "what", "wot": "what",
-            "whos": "who's", "wheres": "where's", "hows": "how's", "wtf": "what"}  # fmt: skip
+# Function words spelt as in chat or in dialect ("whats", "r there", "how much people yuh see"):
+# left as they are they become content words that no rewording shares; "po" and "nuh" only soften.
+_CHAT = {"whats": "what's", "wats": "what's", "wots": "what's", "wat": "what", "wot": "what",
+         "whos": "who's", "wheres": "where's", "hows": "how's", "wtf": "what", "whit": "what",
+         "wha": "what", "r": "are", "u": "you", "yuh": "you", "ya": "you", "ur": "your", "d": "the",
+         "teh": "the", "dat": "that", "deh": "there", "pon": "on", "mi": "me", "fi": "for",
+         "plz": "please", "pls": "please", "po": "", "nuh": "", "wee": "", "lil": ""}  # fmt: skip
+_CHAT_WORD = re.compile(r"(?<![\w'-])(?:" + "|".join(sorted(_CHAT, key=len, reverse=True)) + r")(?![\w'-])")
 _WH = {"what": "what", "which": "what", "who": "who", "whom": "who", "whose": "who", "where": "where",
        "when": "when", "why": "why", "how": "how", "whereabouts": "where"}  # fmt: skip
 _REQUESTS = frozenset("describe tell explain name list show give say mention".split())
@@ -267,7 +310,8 @@ _PRONOUNS = {"she": "<she>", "her": "<she>", "hers": "<she>", "herself": "<she>"
 _PLACED = frozenset(
     T.stem(w)
     for w in """hung hang hangs hanging placed place put positioned located situated settled sitting sits sat
-    standing stands stood lying lies lay resting rests kept stored found""".split()
+    standing stands stood lying lies lay resting rests kept stored found
+    go goes going went gone lead leads leading led head heads heading end ends ending""".split()
 )
 
 
@@ -281,9 +325,10 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     lower = _TIME_OF_DAY.sub("time", _GAZE.sub("gazeat", lower))
     if lower.split(" ", 1)[0].strip(",.!") in _LEAD_IN_FIRST:
         lower = _LEAD_IN.sub("", lower)  # "ugh. how many oysters?", "kk last one, is the ashtray full"
-    if not _CHAT_WH.keys().isdisjoint(lower.split()):
-        lower = " ".join(_CHAT_WH.get(w, w) for w in lower.split())  # "whats on the silos", "whos there"
     words = T.words(lower)
+    if not _CHAT.keys().isdisjoint(words):
+        lower = _CHAT_WORD.sub(lambda m: _CHAT[m.group()], lower)  # "whats on the silos", "r they big"
+        words = T.words(lower)
     if not _REPHRASE_TRIGGERS.isdisjoint(words):
         for rx, repl, may_match in _REPHRASE_GATED:
             if may_match(lower):  # a regex whose required strings are all absent changes nothing
@@ -302,13 +347,15 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
         elif w not in T.STOPWORDS and w not in _NEUTRAL and not w.isdigit() or w == "doing":
             base = w[:-2] if w.endswith("'s") else w  # "what colour's her hair?", "the tiger's fur"
             terms.add(T.stem(_SAME.get(base, base)))
-    # without a wh-word, a request ("can you describe the room?") asks what something is like
-    kind = "what" if not _REQUESTS.isdisjoint(words) else "yes/no"
     for i, word in enumerate(words):
         w = word.split("'", 1)[0]  # "what's"
         if w in _WH:
             kind = "how many" if w == "how" and words[i + 1 : i + 2] in (["many"], ["much"]) else _WH[w]
             break
+    else:
+        # without a wh-word, a request ("can you describe the room?") asks what something is like, and
+        # so does a bare phrase ("food??", "and below him?", "sky colour?")
+        kind = "what" if not _REQUESTS.isdisjoint(words) or _is_fragment(words) else "yes/no"
     if ("anything" in words or "something" in words) and _THINGS_AT.search(lower):
         terms.add("<things>")  # "is there anything on the table?" asks what is on it, not whether
         if len(terms) == 1 and "else" in words:
@@ -319,6 +366,24 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     if _TOPIC.match(lower):
         return _resolve_pronouns(frozenset(terms)), kind, key
     return frozenset(terms), kind, key
+
+
+_VERBS_OF_YES_NO = frozenset(
+    """is are was were am do does did can could will would should shall may might must has have had
+    isn't aren't wasn't weren't don't doesn't didn't can't couldn't won't any anything anyone anybody
+    there it they he she you i""".split()
+)
+
+
+def _is_fragment(words: list[str]) -> bool:
+    """A bare phrase of one or two words ("food??", "and below him?") with no verb that asks whether."""
+    if len(words) > 5:
+        return False
+    rest = [w for w in words if w not in _FILLERS]
+    return 0 < len(rest) <= 2 and _VERBS_OF_YES_NO.isdisjoint(rest)
+
+
+_FILLERS = frozenset("and so but ok okay lol the a an".split())
 
 
 # "The little girl, what she is doing?": the person named first, then asked about with a pronoun
@@ -531,9 +596,10 @@ def _repeats(
     if (kind == "why") != (their_kind == "why"):
         return False  # the reason for what was asked about ("why is the child crying?") is a new question
     same_kind = kind == their_kind or _either_way(kind, lower, their_kind, earlier_lower)
-    if not same_kind and _AGAIN.search(lower):
+    if not same_kind and _recalls(lower):
         # asked again on purpose, open after closed or the other way round: "what's it made of again?"
-        # after "is it made of stone?", "how wide was the line again?" after "is the line thick?"
+        # after "is it made of stone?", "what did you say the other colour was?" after "is there any
+        # other colour?"
         return True
     if shared / union >= min_overlap and (union > 1 or same_kind):
         # one shared word is a repeat only when asked the same way ("is there a dog?" twice,
@@ -541,10 +607,14 @@ def _repeats(
         return True
     if not same_kind:
         return False
-    if len(theirs) == 1 and shared == 1 and _asks_again_whether(lower, earlier_lower, next(iter(theirs))):
+    if shared == 1 and (len(theirs) == 1 or len(mine) == 1):
         # whether a thing is there, asked again with where to look ("any boat in the water?" after
-        # "is there a boat?")
-        return True
+        # "is there a boat?") or without what the first time added ("is there writing?" after "is
+        # there any writing carved in it?")
+        first_there = len(theirs) > 1
+        thing = next(iter(mine if first_there else theirs))
+        if _asks_again_whether(lower, earlier_lower, thing, first_there):
+            return True
     if shared == len(mine) >= 2:
         # every term of the question was asked before, the same way ("is the sky cloudy?" after
         # "is the sky clear or cloudy?")
@@ -667,23 +737,33 @@ _OTHER = frozenset(
 )
 
 
-def _asks_again_whether(lower: str, earlier_lower: str, thing: str) -> bool:
-    """Both ask whether a thing is there, the thing first ("any boat in the water?"), not another one."""
+def _asks_again_whether(lower: str, earlier_lower: str, thing: str, first_there: bool = False) -> bool:
+    """Both ask whether a thing is there, the thing first ("any boat in the water?"), not another one.
+
+    With ``first_there`` the earlier question names it first too, among what it says of it ("is there
+    any writing carved in it?", "are there any animals or people?" before "is there writing?").
+    """
     if not (_EXISTS.search(lower) and _EXISTS.search(earlier_lower)):
         return False
-    words = T.words(lower)
-    if not _OTHER.isdisjoint(words):
+    if not _OTHER.isdisjoint(T.words(lower)):
         return False
+    return thing in _named_first(lower) and (not first_there or thing in _named_first(earlier_lower))
+
+
+@lru_cache(maxsize=16384)
+def _named_first(lower: str) -> frozenset[str]:
+    """The stem of the first content word of a question, and of its alternative ("any pet or animal")."""
+    words = T.words(lower)
     content = [
         i for i, w in enumerate(words) if w not in T.STOPWORDS and w not in _NEUTRAL and w not in _FRAME
     ]
     if not content:
-        return False
+        return frozenset()
     first = content[0]
     named = [words[first]]
     if words[first + 1 : first + 2] == ["or"] and first + 2 < len(words):
         named.append(words[first + 2])  # "any pet or animal in the room?"
-    return any(T.stem(_SAME.get(w, w)) == thing for w in named)
+    return frozenset(T.stem(_SAME.get(w, w)) for w in named)
 
 
 def _either_way(kind: str, lower: str, their_kind: str, earlier_lower: str) -> bool:
@@ -693,10 +773,9 @@ def _either_way(kind: str, lower: str, their_kind: str, earlier_lower: str) -> b
     )
 
 
-_AGAIN = re.compile(r"\b(?:again|remind me|once more)\b")
 _RECALL_CUE = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
-    r"remind me|once more|asked (?:it |this |that )?(?:already|before)|already asked)\b"
+    r"remind me|once more|asked (?:it |this |that )?(?:already|before)|already asked|" + _LAPSE + r")\b"
 )
 
 
@@ -721,6 +800,33 @@ _NEXT_QUESTION = re.compile(
 )
 
 
+# An apology or a word about oneself before the question ("forgive me, but", "I may have missed it,"):
+# it names nothing that the question asks about.
+_ASIDE = re.compile(
+    r"^(?:(?:(?:i'm |i am )?(?:so |very |really )?sorry|forgive|apologies|my apologies|pardon|excuse me|"
+    r"i (?:may|might|must) have|i (?:did not|didn't|do not|don't|forgot|missed|zoned)|before i forget|"
+    r"just to)\b[^,:;?]*[,:;] (?:but |so |and )?)+"
+)
+_ASIDE_FIRST = frozenset("i'm i so very really sorry forgive apologies my pardon excuse before just".split())
+
+
+_NOT_INTERJECTION = frozenset(_ASKS | set(_PRONOUNS) | {"the", "this", "that", "a", "an", "it", "its", "i"})
+
+
+def _is_interjection(clause: str) -> bool:
+    """A greeting or remark before a question that names nothing it asks about: one or two words ("kia
+    ora", "rough night"), or about the questioner ("i lost my place", "my tea went cold"); not a topic
+    such as "the girl", which the question then refers to, nor "i think the dog"."""
+    words = clause.split()
+    if words[0] in _FIRST_PERSON:
+        return len(words) > 1 and words[1] not in _OPINION_VERBS
+    return len(words) <= 2 and _NOT_INTERJECTION.isdisjoint(words)
+
+
+_FIRST_PERSON = frozenset("i i'm i've i'd my".split())
+_OPINION_VERBS = frozenset("think guess wonder mean bet suppose believe see know reckon".split())
+
+
 @lru_cache(maxsize=16384)
 def question_parts(lower: str) -> tuple[str, ...]:
     """The whole message, then each question in it when it asks more than one ("what's she got on? is
@@ -731,9 +837,15 @@ def question_parts(lower: str) -> tuple[str, ...]:
     for sentence in _QUESTION_SENTENCE.findall(lower):
         if "." in sentence or "!" in sentence:
             sentence = _LEAD_STATEMENTS.sub("", sentence)
+        if sentence.split(" ", 1)[0].rstrip(",:;") in _ASIDE_FIRST:
+            sentence = _ASIDE.sub("", sentence) or sentence  # "so sorry, I missed it, but which...?"
         clauses = [c.strip(" ,.!") for c in _NEXT_QUESTION.split(sentence) if c.strip(" ,.!")]
+        while len(clauses) > 1 and _is_interjection(clauses[0]):
+            del clauses[0]  # "kia ora, what colour is the tram?", "sorry, rough night, what colour was it?"
         if len(clauses) > 1 and all(c.split(" ", 1)[0] in _ASKS for c in clauses):
             parts.extend(clauses)
+        elif len(clauses) == 1 and clauses[0] != sentence.strip(" ,.!?"):
+            parts.append(clauses[0])
         elif any(c.isalpha() for c in sentence):
             parts.append(sentence.strip(" ,.!"))
     return (lower, *parts) if len(parts) > 1 or (parts and parts[0] != lower.strip()) else (lower,)
@@ -741,8 +853,17 @@ def question_parts(lower: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=16384)
 def _earlier_questions(text: str) -> tuple[str, ...]:
-    """question_parts of an earlier message: every later message of the dialog compares with it."""
-    return question_parts(T.normalise(text))
+    """question_parts of an earlier message: every later message of the dialog compares with it.
+
+    A question sent without its mark after a remark ("lol fair. any women in it") counts from the
+    remark's end, as one with the mark does."""
+    lower = T.normalise(text)
+    parts = question_parts(lower)
+    if len(parts) == 1 and "?" not in lower and ("." in lower or "!" in lower):
+        last = _LEAD_STATEMENTS.sub("", lower).strip(" ,.!")
+        if last and last != lower.strip(" ,.!"):
+            return (lower, last)
+    return parts
 
 
 @lru_cache(maxsize=16384)
@@ -858,7 +979,11 @@ def _asks_unanswered(lower: str, earlier_text: str) -> bool:
     if not mine or kind == "why":
         return False
     theirs, their_kind, _ = question_terms(_earlier_questions(earlier_text)[0])
-    return their_kind != "why" and soft_shared(mine, theirs) == len(mine)
+    # one term of a long question is a detail of it, not the question ("what is under the bridge?"
+    # after "is someone with the old man on the bridge?")
+    if their_kind == "why" or len(mine) == 1 < len(theirs) - 1:
+        return False
+    return soft_shared(mine, theirs) == len(mine)
 
 
 RULES = [
