@@ -14,8 +14,10 @@ from collections.abc import Awaitable, Callable
 import redis.asyncio as aioredis
 
 from server.keys import Keys
+from server.redis_conn import FailureStreak, cancel_and_wait
 
 log = logging.getLogger(__name__)
+RESUBSCRIBE_SECONDS = 0.1  # first wait before resubscribing; doubled per failure up to 2 s
 Sender = Callable[[str], Awaitable[None]]
 
 
@@ -35,9 +37,7 @@ class Hub:
 
     async def stop(self) -> None:
         if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await cancel_and_wait(self._task)
         if self._pubsub:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()
@@ -73,9 +73,16 @@ class Hub:
                 await pipe.execute()
 
     async def _forward(self) -> None:
+        """Forward the frames published for this process's sockets. When the subscription fails
+        (Redis away or restarted), resubscribe with the sweeper's back-off: a retry soon after a
+        blip, at most every 2 s during an outage, one traceback per outage rather than per try."""
         assert self._pubsub is not None
+        streak = FailureStreak("relay listener", log, RESUBSCRIBE_SECONDS)
         while True:
             try:
+                if streak.failures:  # the connection broke: subscribe again on a new one
+                    await self._pubsub.psubscribe(self._channel_prefix + "*")
+                    streak.succeeded()
                 async for msg in self._pubsub.listen():
                     if msg.get("type") != "pmessage":
                         continue
@@ -83,10 +90,9 @@ class Hub:
                     sender = self.local.get(worker)
                     if sender is not None:
                         await sender(msg["data"])
+                # ``listen`` only returns once nothing is subscribed; without this the loop spins
+                raise aioredis.ConnectionError("relay subscription lost")
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a dropped Redis connection: resubscribe and go on
-                log.exception("relay listener failed; resubscribing")
-                await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await self._pubsub.psubscribe(self._channel_prefix + "*")
+            except Exception as exc:
+                await asyncio.sleep(streak.failed(exc))

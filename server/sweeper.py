@@ -8,7 +8,6 @@ claimed it dies, another process handles it once the claim runs out.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from datetime import UTC, datetime
@@ -20,30 +19,20 @@ from server.dialog import protocol as p
 from server.dialog.machine import DeadlineFired
 from server.dialog.runtime import DialogRuntime
 from server.lobby import Joined, Match, Step
+from server.redis_conn import MAX_RETRY_SECONDS as MAX_RETRY_SECONDS  # the back-off is shared
+from server.redis_conn import FailureStreak, cancel_and_wait
+from server.redis_conn import retry_delay as retry_delay
 from server.relay import Sender
 from server.services import Services
 
 log = logging.getLogger(__name__)
 
 POOL_SYNC_SECONDS = 30.0
-MAX_RETRY_SECONDS = 2.0  # longest wait between ticks while they fail (Redis or the database away)
 CLAIM_LUA = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, m in ipairs(due) do redis.call('ZADD', KEYS[1], ARGV[2], m) end
 return due
 """
-
-
-def retry_delay(interval: float, failures: int) -> float:
-    """The wait before the next tick: the sweep interval, doubled per failed tick up to 2 s.
-
-    With Redis away every tick fails at once; without a back-off the loop logged a traceback per
-    sweep interval (hundreds of thousands of lines in minutes). Once a tick succeeds it is the
-    interval again, so deadlines fire at most 2 s late after an outage.
-    """
-    if failures <= 0:
-        return interval
-    return min(interval * 2 ** min(failures, 16), max(interval, MAX_RETRY_SECONDS))
 
 
 class Sweeper:
@@ -63,31 +52,27 @@ class Sweeper:
 
     async def stop(self) -> None:
         if self._task:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
 
     async def _loop(self) -> None:
+        """Tick every sweep interval; while ticks fail (Redis or the database away), back off up
+        to ``MAX_RETRY_SECONDS`` and log one traceback, not one per tick."""
         last_sync = time.monotonic()
-        failures = 0  # ticks failed in a row
+        interval = self.s.settings.sweep_interval_seconds
+        streak = FailureStreak("sweeper tick", log, interval)
         while True:
+            wait = interval
             try:
                 await self.tick()
                 if time.monotonic() - last_sync > POOL_SYNC_SECONDS:  # stimuli imported meanwhile
                     last_sync = time.monotonic()
                     await self.s.pool.sync_from_db(self.s.sessions, self.s.settings.study)
-                if failures:
-                    log.warning("sweeper recovered after %d failed ticks", failures)
-                failures = 0
+                streak.succeeded()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                failures += 1
-                if failures == 1:
-                    log.exception("sweeper tick failed")
-                elif failures % 100 == 0:  # one line now and then, not a traceback per tick
-                    log.warning("sweeper tick still failing (%d in a row): %s", failures, exc)
-            await asyncio.sleep(retry_delay(self.s.settings.sweep_interval_seconds, failures))
+                wait = streak.failed(exc)
+            await asyncio.sleep(wait)
 
     async def tick(self) -> int:
         """Fire what is due and pair who can be paired; returns how many deadlines fired."""
