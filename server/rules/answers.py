@@ -23,6 +23,8 @@ from server.rules.questions import (
     EVALUATIVE_WORDS,
     INTERROGATIVES,
     SCENE_MOOD_WORDS,
+    AsksFeelingsConfig,
+    detect_asks_feelings,
 )
 
 # Words that carry no description: an answer made only of these is a bare yes/no/maybe.
@@ -294,7 +296,9 @@ _EFFECT = (
 # Adjectives of a state: of the artwork they impose a feeling, of "it" they may describe a dog.
 _STATE = r"(?:sad|happy|cheerful|joyful|joyous|depressed|lonely|hopeful|angry|melancholic|peaceful|calm)"
 _DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|extremely|kind of|kinda|a bit|a little|somewhat|truly|"
-_DEGREE += r"incredibly|super|too|mostly|overall|just|all|both|almost|simply|dead|proper|bloody|damn) )*"
+_DEGREE += (
+    r"incredibly|super|too|mostly|overall|just|all|both|almost|simply|dead|proper|bloody|damn|real|hella) )*"
+)
 _VIEWER_EMOTION = (
     r"(?:happy|sad|scared|afraid|frightened|calm|relaxed|peaceful|uneasy|uncomfortable|depressed|"
     r"joyful|anxious|nervous|good|bad|warm|cold|sick|disgusted|angry|nostalgic|hopeful|lonely|moved|"
@@ -322,16 +326,16 @@ _IMPOSES = re.compile(
             rf"[,;.!] (?:so|how|just|really|very) (?:{_EFFECT}|{_STATE})\s*[.!]*$",
             # "a sad painting", "a very creepy scene"
             rf"\b(?:a|an|such a|such an|very|really|so|the most) {_DEGREE}(?:{_EFFECT}|{_STATE})"
-            rf"(?:, [\w-]+)? (?:{_ART}|one)\b",
+            rf"(?:,? [\w-]+)? (?:{_ART}|one)\b",
             # the viewer: "makes me feel", "I feel sad", "gives me the creeps"
             rf"\bmak(?:es|ing|e) (?:me|you|one|people|anyone|everyone|the viewer|viewers) (?:feel|want to|"
-            rf"smile|laugh|cry|think of|{_VIEWER_EMOTION})\b",
+            rf"smile|laugh|cry|think of|miss|wish|long for|{_VIEWER_EMOTION})\b",
             rf"\b(?:i|you|one|anyone|viewers?|people) (?:would |will |might |can |could )?(?:feel|felt|feels|"
             rf"get|gets) (?:a |an )?{_DEGREE}{_VIEWER_EMOTION}\b",
             r"\b(?:i|you|one|anyone|viewers?|people) (?:would |will |might |can |could )?(?:feel|felt|feels) "
             r"(?:a |an )?(?:sense|feeling) of\b",
-            rf"\b(?:i|you|one|anyone) (?:am|are|was|would be|will be|'m|'d be) {_DEGREE}(?:{_VIEWER_EMOTION})"
-            rf" (?:looking|when|by|after|just)\b",
+            rf"\b(?:i|you|one|anyone)(?: am| are| was| would be| will be|'m|'d be) {_DEGREE}"
+            rf"(?:{_VIEWER_EMOTION}) (?:looking|when|by|after|just|if)\b",
             rf"\bgives? (?:me|you|one|the viewer) (?:the |a |an )?{_DEGREE}(?:[\w-]+,? ){{0,3}}"
             r"(?:feeling|vibes?|chills|"
             rf"creeps|goosebumps|sense|impression|mood|shivers)\b",
@@ -381,11 +385,17 @@ _FOREIGN_VERDICT = (
     r"(?:bellissim[oa]|bell[oa]|brutt[oa]|stupend[oa]|splendid[oa]|wundersch[oö]n|sch[oö]n|h[aä]sslich|"
     r"herrlich|toll|traurig|gruselig|prachtig|pragtig|mooi|lelik|lelijk|lind[oa]|bonit[oa]|hermos[oa]|"
     r"precios[oa]|fe[oa]|feio|magnifique|magn[ií]fic[oa]|magnifico|horrible|triste|maravillos[oa]|"
-    r"engra[cç]ad[oa]|divertid[oa]|bonit[oa]s|lindos?|lindas?)"
+    r"engra[cç]ad[oa]|divertid[oa]|bonit[oa]s|lindos?|lindas?|"
+    # Hindi/Urdu, Russian, Swahili, Swedish, Turkish, Malay, Vietnamese: "khoobsurat", "очень грустно",
+    # "mbaya sana", "ganska fånig", "çok güzel", "cantik", "ngon quá"
+    r"khoobsurat|khubsurat|sundar|mazedaar|mazedar|bekaar|bakwas|грустно|красиво|страшно|ужасно|"
+    r"прекрасно|смешно|krasivo|strashno|grustno|mbaya|nzuri|zinatisha|inatisha|f[aå]nig|vacker|vackert|"
+    r"l[aä]skig|hemsk|g[uü]zel|[cç]irkin|korkun[cç]|cantik|indah|seram|jelek|[dđ][eẹ]p|ngon|th[ií]ch)"
 )
 _FOREIGN_FILLER = frozenset(
     "ja yes si sí oui nee nein no não nao sim muy muito molto sehr très tres heel baie erg so wirklich "
-    "davvero e y und en et and".split()
+    "davvero e y und en et and ha demais да очень haan han bilkul bahut hai ni sana ndiyo ganska den det är "
+    "ar evet çok cok iya sangat banget lắm lam quá qua nhìn nhin".split()
 )
 # People, whose looks and moods an answer describes ("the clown looks scary", "the woman feels sad").
 _PERSON = (
@@ -423,7 +433,7 @@ _STRONG_TASTE = _alternatives(_TASTE) - {
 }  # fmt: skip
 _INTENSIFIER = (
     r"(?:so+|such an?|really|truly|absolutely|genuinely|honestly|utterly|incredibly|deeply|totally|super|"
-    r"bloody|fucking|f\*+ing|freaking|damn|frankly|breathtakingly|hauntingly|wonderfully|quite|rather|"
+    r"real|bloody|fucking|f\*+ing|freaking|damn|frankly|breathtakingly|hauntingly|wonderfully|quite|rather|"
     r"kinda|kind of|a bit|bit|pretty)"
 )
 # a sentence that is nothing but a judgement: "Absolutely terrifying.", "Sweet picture.", "Scary stuff."
@@ -702,7 +712,7 @@ _MOODS = (
         """
     atmospheric tender overrated underwhelming forgettable lekker glam jolly entertaining melodramatic
     goofy bittersweet spiritual sacred holy fun shameful disgraceful passionate dignified nostalgic
-    threatening serenity
+    threatening serenity harmonious sketchy dodgy stifling satisfying
     """.split()
     )
 ) - {"dull"}  # "dull and weathered" bronze: a finish
@@ -714,7 +724,7 @@ _MOOD_FILLER = frozenset(
     yes yeah yep yup yea ya yess yesss no nope nah not really very so quite rather pretty a bit little kind
     of kinda sort sorta somewhat too and but or more mostly mainly overall just all also both sir madam po
     ji aye mate honestly truly absolutely definitely totally super extremely incredibly deeply slightly
-    lol haha ha hah hehe omg oh ah ew eh wow aw aww
+    lol haha ha hah hehe omg oh ah ew eh wow aw aww course weird strange odd
     """.split()
 )
 _AFFIRMED = r"(?:(?:ha)+|lol|omg|oh|ah|ew+|aw+|ikr|honestly|well)?[,!]? ?"
@@ -743,6 +753,8 @@ _MOOD_SAID = re.compile(
             # a judgement closing the sentence: "the sea is wild and menacing", "..., is magnificent."
             rf"\b(?:is|are|looks|look|seems|seem|feels|feel) {_DEGREE}(?:[\w-]+,? (?:and |but )?)?"
             rf"(?P<adj6>{_MOOD_ALT})(?=\s*(?:[.!]+|$|,? (?:honestly|really|tbh|though|too|as well)\b))",
+            # the verdict named as the word for it: "Majestic is the word for it."
+            rf"(?:^|[.!,;] ?)(?P<adj7>{_MOOD_ALT}) is the (?:word|term)\b",
         ]
     )
 )
@@ -755,11 +767,25 @@ _MOVED_ME = re.compile(
     rf"{_VIEWER_EMOTION}\b|\bnot my (?:thing|cup of tea|style|taste)\s*[.!]*$|"
     r"\b(?:a )?load of (?:rubbish|crap|shit|nonsense|tosh|codswallop)\b|"
     r"\b(?:it'?s|it is|that'?s|find (?:it|him|her)) (?:a |an )?(?:total |"
-    r"proper |real |right |absolute |bit of a )?(?:hoot|laugh|con|scam)\b(?! of\b)"
+    r"proper |real |right |absolute |bit of a )?(?:hoot|laugh|con|scam)\b(?! of\b)|"
+    # "really hits you hard", "hits me right in the heart"
+    r"\bhits? (?:(?:you|me|one) (?:(?:so |really )?hard|right in the \w+|in the (?:feels|heart|gut))|home)\b|"
+    # superlatives of taste: "it's the sweetest thing", "it's the most interesting"
+    r"\b(?:it'?s|it is|that'?s|this is) (?:just |honestly |really )?the (?:sweetest|cutest|loveliest|"
+    r"prettiest|saddest|creepiest|scariest|funniest|ugliest|nicest|coolest|best|worst|most (?:beautiful|"
+    r"interesting|striking|moving|touching|boring|haunting|powerful|peaceful|depressing))\b|"
+    # "has so much charm", "such character"
+    r"\b(?:has|have|with|got) (?:so much|such|a lot of|lots of|real) (?:charm|character|beauty|soul|"
+    r"emotion|feeling|atmosphere|drama)\b|"
+    # "damn nice shot", "bloody good picture"
+    r"\b(?:damn|bloody) (?:nice|good|great|fine|cool|lovely) (?:shot|pic|picture|painting|photo|piece|image|"
+    r"artwork)\b"
 )
 _MOVED_ME_WORDS = frozenset(
     "boil piss pisses pissed lifts lift break almost nearly sorry barely hardly makes make thing tea load "
-    "hoot laugh con scam".split()
+    "hoot laugh con scam hit hits sweetest cutest loveliest prettiest saddest creepiest scariest funniest "
+    "ugliest nicest coolest best worst most charm character beauty soul emotion feeling atmosphere drama "
+    "damn bloody".split()
 )
 
 
@@ -825,6 +851,75 @@ def _mood_said(ctx: Context) -> bool:
     return False
 
 
+# A reply to a feelings question that gives only a degree or a lukewarm verdict ("Little bit.", "Yes, very
+# much.", "It's alright.", "its ok i guess", "Very bad.") or only a mood ("Yes, quite sad.", "Of course
+# happy, weddings always are."): the answerer's own feeling, though no judgement word is attached to "it".
+# A bare "Yes." or "Sort of." stays a short answer (labelled so by every author).
+_DEGREE_REPLY = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|yea|oh|ah|ja|aye|well|honestly|hmm+|haha|lol)[,!.]* )*"
+    r"(?:(?:a (?:little )?bit|little bit|a little|a lot|very(?: much| very)?|so much|quite(?: a bit| a lot)?|"
+    r"extremely|somewhat|massively)"
+    r"|(?:it'?s|its|it is|that'?s) (?:(?:pretty|quite|really|just) )?(?:ok|okay|alright|all right|fine|"
+    r"not bad|decent|meh|so-so|average|mediocre)(?: i (?:guess|suppose|think))?"
+    r"|(?:very|really|so|pretty|quite) (?:bad|good|nice|great|cool))"
+    r"(?: so)?(?:,? (?:yes|yeah|yep))?(?=\s*(?:[,.!;:)]|$))"
+)
+_FEELING_WORDS = _MOODS | (
+    T.literal_words(_VIEWER_EMOTION) - {"good", "bad", "warm", "cold", "down", "blue", "content", "sick"}
+)
+_FEELING_FILLER = _MOOD_FILLER | frozenset("it's its it is of".split())
+# "Not forgotten, people live there": the mood asked about denied, not imposed
+_NEGATION = frozenset("not no nah nope isn't never".split())
+_ASKS_FEELINGS_CFG = AsksFeelingsConfig()
+
+
+def _partner_asked_feelings(ctx: Context) -> bool:
+    said = ctx.partner_last()
+    if said is None or "?" not in said and len(said) > 80:
+        return False
+    partner = Context("questioner", ctx.round, said, ctx.history[:-1])
+    return detect_asks_feelings(partner, _ASKS_FEELINGS_CFG)
+
+
+def _feeling_clause(lower: str) -> bool:
+    """One of the first two clauses is only a mood with affirmations and degrees ("yes, very angry")."""
+    for clause in _CLAUSE.findall(lower)[:2]:
+        found = T.words(clause)
+        if (
+            found
+            and not _FEELING_WORDS.isdisjoint(found)
+            and _NEGATION.isdisjoint(found)
+            and all(w in _FEELING_WORDS or w in _FEELING_FILLER for w in found)
+        ):
+            return True
+    return False
+
+
+def _answers_feelings_question(ctx: Context) -> bool:
+    lower = ctx.lower
+    if len(lower) > 160:
+        return False
+    replies = _DEGREE_REPLY.match(lower) is not None or (
+        not ctx.wordset.isdisjoint(_FEELING_WORDS) and _feeling_clause(lower)
+    )
+    return replies and _partner_asked_feelings(ctx)
+
+
+# "Gloomy and stifling, if you ask me.": a judgement the answerer marks as their own opinion.
+_OPINION_MARK = re.compile(
+    r"\b(?:if you ask me|in my (?:honest |humble )?(?:opinion|view|book)|imo|imho|personally|"
+    r"to my (?:eyes?|mind|taste))\b"
+)
+_OPINION_WORDS = frozenset("ask opinion view book imo imho personally eye eyes mind taste".split())
+
+
+def _owned_judgement(ctx: Context) -> bool:
+    words = ctx.wordset
+    if words.isdisjoint(_OPINION_WORDS) or words.isdisjoint(_MOODS) or not _OPINION_MARK.search(ctx.lower):
+        return False
+    return not words.isdisjoint(EVALUATIVE_WORDS) or not BEING_WORD.search(ctx.lower)
+
+
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
     words = ctx.wordset
     if asks_back(ctx.lower):
@@ -842,6 +937,8 @@ def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
         (ctx.finds(_JUDGES) and not _reacts_to_remark(ctx))
         or (not _STRONG_TASTE.isdisjoint(words) and _judgement_only(ctx.lower))
     ):
+        return True
+    if _owned_judgement(ctx) or _answers_feelings_question(ctx):
         return True
     return _mood_said(ctx) and not _reacts_to_remark(ctx)
 

@@ -95,6 +95,17 @@ GREETINGS: dict[str, tuple[str, ...]] = {
     "amharic": (r"selam new|ሰላም",),
     # Yoruba: "e kaaro", "ẹ káàrọ̀", "e kaasan", "ẹ nlẹ"
     "yoruba": (r"[eẹ] k[aá][aà]?(?:r[oọ]|s[aá]n|l[eẹ])|[eẹ] n[lḷ][eẹ]",),
+    "sinhala": (r"ayubowan|aayubowan|ආයුබෝවන්?",),
+    "haitian": (r"bonjou|bonswa|sak pa[sp]e",),
+    "catalan_basque_galician": (r"bon dia|bona tarda|bona nit|kaixo|egun on",),
+    "baltic_estonian": (r"labas|laba diena|sveiki|labdien|tere(?: p[aä]evast)?",),
+    "caucasus": (r"gamarjoba|barev(?: dzez)?|salam aleykum",),
+    "central_asian": (r"assalomu alaykum|salem(?:etsiz be)?|sain baina uu",),
+    "mainland_se_asian": (r"mingalaba|mingalarbar|sua s(?:dey|dei)|chom reap suor|sabaidee|sabai ?dee",),
+    "indian_more": (r"kem cho|namaskara|sat sri akaal|khurumjari|vanakam",),
+    "hausa_igbo": (r"sannu|ndewo|kedu",),
+    "somali_malagasy": (r"iska warran|salama",),
+    "maltese_albanian": (r"bongu|pershendetje|përshëndetje",),
 }
 
 # Thanks.
@@ -152,6 +163,15 @@ THANKS: dict[str, tuple[str, ...]] = {
     "zulu_xhosa": (r"ngiyabonga|enkosi",),
     "maori": (r"kia ora|ng[aā] mihi",),
     "amharic": (r"amesegnalehu",),
+    "sinhala": (r"stuthi(?:yi)?|sthuthi(?:yi)?|bohoma sthuthi",),
+    "haitian": (r"m[eè]si(?: anpil)?",),
+    "catalan_basque": (r"moltes gr[aà]cies|gr[aà]cies|eskerrik asko",),
+    "baltic_estonian": (r"a[cč]i[uū]|paldies|ait[aä]h",),
+    "caucasus": (r"madloba|shnorhakalutyun|merci jan",),
+    "central_asian": (r"rahmat|raxmet|bayarlalaa",),
+    "hawaiian": (r"mahalo(?: nui(?: loa)?)?",),
+    "more_african": (r"medaase|ndatenda|siyabonga|ke a leboga|mahadsanid",),
+    "more_asian": (r"tashakor|tashakur|aw kun|kop chai|kyay zu tin ba(?:de)?",),
 }
 
 # Farewells.
@@ -201,6 +221,8 @@ FAREWELLS: dict[str, tuple[str, ...]] = {
     "zulu_xhosa": (r"hamba kahle|sala kahle",),
     "maori": (r"ka kite(?: an[oō])?|haere r[aā]|noho r[aā]",),
     "hawaiian": (r"a hui hou",),
+    "haitian": (r"orevwa|na w[eè]",),
+    "sinhala": (r"gihin ennam|nawatha hambawemu",),
 }
 
 # "How are you?" and its replies.
@@ -232,6 +254,26 @@ HOW_ARE_YOU: dict[str, tuple[str, ...]] = {
     "korean": (r"jal ji(?:nae|naess)eoyo|잘 지내(?:세요|요)\?",),
     "swahili": (r"habari (?:yako|zako|gani)|u hali gani|mambo vipi",),
     "jamaican": (r"how yuh (?:stay|do)|wah gwaan",),
+    "sinhala": (r"kohomada|oyata kohomada",),
+    "tamil": (r"eppadi irukk?(?:eenga|inga|inge|e)|nalama",),
+    "haitian": (r"kouman ou ye|sak pa[sp]e",),
+    "gujarati_marathi": (r"kem cho|kasa aahat|kasa ahes",),
+}
+
+# "I'm fine" answering "how are you?" in other languages.
+WELL_BEING: dict[str, tuple[str, ...]] = {
+    "swahili": (r"nzuri(?: sana)?|salama|poa|njema",),
+    "spanish": (r"(?:muy )?bien(?:,? gracias)?|estoy bien|todo bien",),
+    "french": (r"(?:tr[eè]s )?bien(?:,? merci)?|[cç]a va(?: bien)?|je vais bien",),
+    "italian": (r"(?:sto )?bene(?:,? grazie)?|tutto bene",),
+    "portuguese": (r"(?:estou |tudo )?bem(?:,? obrigad[oa])?|tudo [oó]timo|tudo bom",),
+    "german_dutch": (r"(?:mir geht'?s |mir geht es )?gut(?:,? danke)?|goed(?:,? dank je)?|prima",),
+    "polish_russian": (r"dobrze|khorosho|хорошо|нормально|normalno",),
+    "turkish": (r"iyiyim|iyidir",),
+    "indonesian_tagalog": (r"baik(?: baik| saja)?|kabar baik|mabuti(?: naman)?|ayos lang",),
+    "hindi_bengali": (r"(?:main )?th[ie]e?k (?:hoon|hu|hun|hai)|badhiya|bhalo achi|mast",),
+    "sinhala_tamil": (r"mama hondin(?: innawa)?|hondin|nalla irukk?(?:en|ean)",),
+    "east_asian": (r"(?:wo )?hen hao|genki desu|jal jinaeyo|sabai dee",),
 }
 
 # "You're welcome", "no problem", "likewise".
@@ -297,7 +339,7 @@ WELL_WISHES: dict[str, tuple[str, ...]] = {
     "vietnamese": (r"ch[uú]c (?:b[aạ]n )?(?:may m[aắ]n|m[oộ]t ng[aà]y t[oố]t l[aà]nh)",),
     "japanese": (r"ganbatte(?: kudasai)?|がんばって",),
     "korean": (r"hwaiting|화이팅|좋은 하루 (?:되세요|보내세요)",),
-    "swahili": (r"kila la heri",),
+    "swahili": (r"kila la heri|pole sana",),
 }
 
 # Address words that follow a courtesy ("terima kasih kak", "thank you bhai", "salamat po").
@@ -307,7 +349,10 @@ ADDRESS = (
     r"hon|darling|amigo|amiga|chico|chica|hermano|irm[aã]o|querid[oa]|cara|habibi|habibti|akhi|ukhti|"
     r"anh|ch[iị]|em|b[aạ]n|krub|krap|khrap|ka|kha|san|sensei|oga|boss|boet|bru|china|chief|"
     r"man|dude|fam|y'?all|all|everyone|partner|beautiful|gorgeous|sweetie|lad|lass|pet|duck|hen|bach|"
-    r"cuz|aunty|auntie|uncle|kuya|ate|sister|teman|kawan|yaar|bhabhi|beta|beti|sana|mingi|mwana|ndugu"
+    r"cuz|aunty|auntie|uncle|kuya|ate|sister|teman|kawan|yaar|bhabhi|beta|beti|sana|mingi|mwana|ndugu|"
+    # South Indian, Swahili and European address words: "thx da", "asante rafiki", "merci mon ami"
+    r"da|di|dei|machan|machi|macha|anna|akka|thambi|rafiki|mon ami|mon amie|amico|amica|vriend|kanka|abi|"
+    r"abla|dost|jaan|ustad"
 )
 
 # Courtesy words that are also common words elsewhere: they count only in a whole-courtesy message.
@@ -334,5 +379,6 @@ FAREWELL_RE = alternation(FAREWELLS)
 HOW_ARE_YOU_RE = alternation(HOW_ARE_YOU)
 WELCOME_RE = alternation(WELCOME)
 WELL_WISHES_RE = alternation(WELL_WISHES)
+WELL_BEING_RE = alternation(WELL_BEING)
 FOREIGN_THANKS_RE = alternation(foreign(THANKS))
 FOREIGN_FAREWELL_RE = alternation(foreign(FAREWELLS))

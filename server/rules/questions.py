@@ -12,7 +12,7 @@ import re
 from server.rules import text as T
 from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
 
-_YOU = r"(?:you|u)"
+_YOU = r"(?:you|u|yuh)"
 _ART = (
     r"(?:it|this|that|(?:the|this|that) (?:painting|picture|image|artwork|art|art piece|piece|work|scene|"
     r"photo|canvas|portrait|landscape|drawing|pic|poster|print|photograph|sculpture|mural|tapestry))"
@@ -20,7 +20,10 @@ _ART = (
 _FEELINGS = (
     r"(?:happy|sad|scared|afraid|frightened|angry|upset|calm|relaxed|peaceful|excited|amused|disgusted|"
     r"moved|touched|disturbed|uneasy|uncomfortable|nostalgic|depressed|joyful|anxious|nervous|inspired|"
-    r"impressed|bored|creeped out|emotional|hopeful|lonely|furious|mad|livid|queasy|sick|tearful|teary)"
+    r"impressed|bored|creeped out|emotional|hopeful|lonely|furious|mad|livid|queasy|sick|tearful|teary|"
+    # what a scene does to the viewer, in other words: "make you dread", "making you dizzy", "make yuh vex"
+    r"dread|dizzy|vex|vexed|annoyed|irritated|worried|grieve|shudder|shiver|wince|squeamish|homesick|"
+    r"wistful|giddy|proud|jealous|envious|cringe|nostalgic)"
 )
 _MOOD = (
     r"(?:sad|happy|scary|depressing|cheerful|joyful|gloomy|creepy|uplifting|frightening|disturbing|"
@@ -50,7 +53,8 @@ _VERDICT = (
     rf"(?:{_MOOD}|good|bad|nice|great|amazing|wonderful|awful|terrible|horrible|boring|interesting|"
     r"impressive|breathtaking|stunning|gorgeous|lovely|pretty|moving|touching|powerful|striking|crap|crappy|"
     r"rubbish|garbage|masterpiece|well done|well painted|dull|weird|cool|awesome|fascinating|strange|"
-    r"disturbing|romantic|dramatic|peaceful|calming|relaxing|soothing|haunting|eerie|moody)"
+    r"disturbing|romantic|dramatic|peaceful|calming|relaxing|soothing|haunting|eerie|moody|sweet|cute|funny|"
+    r"silly|fun)"
 )
 # Adjectives that only say what something does to the viewer, whatever it is said of.
 _STRICT = (
@@ -63,7 +67,8 @@ _DEGREE = r"(?:(?:very|so|really|quite|rather|pretty|too|a bit|a little|kind of|
 # revolting?"); not "relaxing", which is also what a person does.
 _RESPONSE = (
     rf"(?:{_STRICT[3:-1]}|calming|soothing|comforting|gross|revolting|disgusting|repulsive|sickening|"
-    r"nauseating|hilarious|unnerving|chilling|harrowing|spine-chilling|hair-raising)"
+    r"nauseating|hilarious|unnerving|chilling|harrowing|spine-chilling|hair-raising|nerve-wracking|"
+    r"nerve-racking|heart-stopping|gut-wrenching|heart-wrenching|stressful|nightmarish|nightmare fuel)"
 )
 # Verdicts that a question puts up for agreement ("... is just cruel, right?", "sounds scary, is it?").
 _TAGGED_VERDICT = (
@@ -171,6 +176,22 @@ _ASKS_FEELINGS = re.compile(
             rf"\b(?:leaves?|leaving|left) on {_YOU}\b",
             rf"\bwould {_YOU} (?:call|describe) (?:it|this|that|{_SCENE}) (?:as )?(?:a |an )?"
             rf"{_DEGREE}{_PLAIN}(?:{_VERDICT}|{_ATMOS})\b",
+            # the partner's liking or feeling asked without "do": "how much you like the colours?", "how
+            # you feel when...", "so you are scared by this photo?"
+            rf"\bhow (?:much )?{_YOU} (?:feel|like|love|enjoy|hate)\b|\bhow much (?:do|did) {_YOU} "
+            r"(?:like|love|enjoy|hate)\b"
+            rf"|\b{_YOU} (?:are|r|were|'re|feel|felt) (?:\w+ )?{_FEELINGS} (?:by|of|at|with|when|looking)\b",
+            # the partner's taste as a wish to look or go: "one you could stare at for ages?", "would you
+            # go to see it?"
+            rf"\b{_YOU} could (?:stare|look|gaze) at\b"
+            rf"|\bwould {_YOU} (?:go|travel|pay) (?:to )?(?:see|visit|look)\b",
+            # the partner's mind or first thought: "did your mind go to danger or to comfort?"
+            rf"\b{_YOU}r (?:mind|first thought|instinct|gut feeling)\b",
+            # what the artwork leaves or made the partner: "a painting that leaves you uneasy", "how squeamish
+            # the painting made you"
+            rf"\b(?:leaves?|leaving|left) {_YOU} (?:feeling |a bit |so |very |quite |rather )?"
+            rf"(?:{_FEELINGS}|cold|speechless|breathless|empty|wanting|in awe)\b"
+            rf"|\bhow \w+ {_ART} (?:made|makes|make) {_YOU}\b",
         ]
     )
 )
@@ -178,9 +199,10 @@ _ASKS_FEELINGS = re.compile(
 
 # Every pattern above addresses the partner or names an emotion or mood.
 _ASKS_FEELINGS_TRIGGERS = T.literal_words(_MOOD) | frozenset(
-    "you u your ur yours you'd you've mood emotion emotions feeling feelings vibe vibes tone sense "
+    "you u yuh your ur yours you'd you've mood emotion emotions feeling feelings vibe vibes tone sense "
     "impression impressions atmosphere".split()
 )
+_MOOD_WORDS = T.literal_words(_MOOD)
 # Judgements of an artwork or scene that say nothing of what is in it (not a person's state:
 # "is the boy sad?" asks about the picture).
 _JUDGE_WORDS = (T.literal_words(_STRICT, _ATMOS) - {"to", "look", "at", "moving"}) | frozenset(
@@ -192,6 +214,7 @@ _JUDGE_WORDS = (T.literal_words(_STRICT, _ATMOS) - {"to", "look", "at", "moving"
     beautiful cute adorable funny gross disgusting revolting sweet magical ordinary elegant attractive
     amateur tragic wistful nostalgic exciting thrilling nerve-wracking heartwarming heartbreaking majestic
     cruel mean-spirited spirited tasteless silly corny cheesy tacky kitsch pretentious overrated hilarious
+    fun
     """.split()
 )
 # Ways of putting a judgement to the partner: "for you", "would you say", "in your estimation".
@@ -210,7 +233,7 @@ _JUDGE_FILLER = frozenset(
 
 
 # Without the everyday words of approval ("is the pay good for you?").
-_JUDGE_STRONG = _JUDGE_WORDS - {"good", "bad", "nice", "great", "cool", "sweet", "pretty"}
+_JUDGE_STRONG = _JUDGE_WORDS - {"good", "bad", "nice", "great", "cool", "sweet", "pretty", "fun"}
 _JUDGE = "(?:" + "|".join(sorted(_JUDGE_WORDS, key=len, reverse=True)) + ")"
 
 
@@ -382,6 +405,31 @@ _WITHOUT_YOU += [
         ),
     ),
     (
+        # more languages: the partner's opinion or liking ("Wat vind je ervan?", "Wat dink jy van die kuns?",
+        # "Você acha o quadro bonito?", "Qu'en penses-tu?", "Podoba ci się?", "Bạn có thích ... không?",
+        # "Nǐ juéde ... hǎokàn ma?", "Unapenda?") and the mood ("Wat is de sfeer?")
+        frozenset(
+            "vind dink hou acha achas parece penses pensez trouves plaît plait pensi sembra provi findest "
+            "fühlst fuhlst podoba myślisz myslisz nravitsya beğendin begendin hoşuna hosuna sence suka "
+            "menurutmu menurut bagus thích thich juéde juede jue xǐhuan xihuan hǎokàn haokan lagta lagti "
+            "laga lagi unapenda unaonaje sfeer stemming sientes sentes ressens".split()
+        ),
+        re.compile(
+            r"\b(?:wat vind (?:je|jij|u)|vind (?:je|jij|u) (?:het|dit|de|die)|wat dink (?:jy|u)|"
+            r"hou (?:jy|je) van|vind jy|(?:voc[eê]|voce|vc|tu) achas?|acha (?:o|a|que|bonit|fei|lind)|"
+            r"qu[eé] te parece|te parece|qu[eé] sientes|o que (?:voc[eê] )?sentes?|qu'en pens(?:es|ez)|"
+            r"tu (?:le |la |les )?trouves|[cç]a te pla[iî]t|qu'est-ce que tu ressens|(?:cosa|che) ne pensi|"
+            r"ti sembra|cosa provi|wie findest du|wie f[uü]hlst du|was f[uü]hlst du|"
+            r"podoba (?:ci|wam|panu|pani) si[eę]|co (?:o tym )?my[sś]lisz|nravitsya|"
+            r"be[gğ]endin mi|ho[sş]una gitti mi|sence|(?:kamu|anda|kau) suka|suka (?:tidak|gak|nggak|ga)|"
+            r"bagus (?:tidak|gak|nggak|ga)|menurut(?:mu| kamu| anda)|"
+            r"(?:b[aạ]n|ban) (?:c[oó] )?th[ií]ch|th[ií]ch (?:kh[oô]ng|ko)|"
+            r"n[iǐ] ju[eé] ?de|x[iǐ] ?huan ma|h[aǎ]o ?k[aà]n ma|"
+            r"kais[ae] lag(?:a|i|ta|ti)|kaisi lag(?:i|ti)|unapenda|unaonaje|"
+            r"wat is de (?:sfeer|stemming))\b"
+        ),
+    ),
+    (
         # a response said of anything depicted, also after a description: "the monsters at the door,
         # are they terrifying?", "is the soft light calming?", "does it look gross?"
         T.literal_words(_RESPONSE),
@@ -453,6 +501,72 @@ _WITHOUT_YOU += [
             rf"{_PLAIN}(?:{_MOOD}|{_ATMOS}|{_STRICT}|calm|gentle|restful)\b(?! or\b)"
         ),
     ),
+    (
+        # whether it is art or well made at all: "is it even art?", "it's art or an advert?", "well made or
+        # amateur work?", "does the graffiti ruin it?", "is it hard to look at?"
+        frozenset(
+            "art amateur amateurish made painted done executed crafted ruin ruins spoil spoils look".split()
+        ),
+        re.compile(
+            r"\b(?:is (?:it|this|that)|it'?s|it is|this is) (?:even |really |actually |real |proper |true )?"
+            r"art\s*(?:\?|,? or\b)"
+            r"|\b(?:well|badly|poorly|skilfully|skillfully|nicely) (?:made|painted|done|executed|crafted)\b"
+            r"[^.!]*\?"
+            r"|\bamateur(?:ish)?(?: (?:work|painting|job|piece|effort|art|stuff))?\s*\?|\bor (?:just "
+            r")?amateur"
+            r"|\b(?:does|do|did|would|will) (?:the |this |that |all )?(?:[\w-]+ ){0,3}(?:ruin|spoil) "
+            r"(?:it|this|that|the (?:painting|picture|scene|image|view|effect|mood|whole thing))\b"
+            r"|\b(?:hard|difficult|painful|unpleasant|pleasant|nice|easy|a pleasure|a joy) to look at\b"
+            r"[^.!]*\?"
+        ),
+    ),
+    (
+        # what the artist means by it: "the message behind the drowned books?", "does the painter seem to
+        # be saying something about loneliness?", "did the painter mean the flood as a metaphor?"
+        frozenset("message moral symbolism artist painter artist's painter's heart".split()),
+        re.compile(
+            r"\b(?:message|moral|symbolism) (?:is |was )?(?:behind|of) (?:it|this|that|the)\b"
+            r"|\b(?:artist|painter)(?: \w+){0,2}? (?:seems?|seemed) to (?:be )?(?:saying|telling|suggesting|"
+            r"say|tell|suggest|comment)\b"
+            r"|\b(?:artist|painter) (?:meant|means|mean|intended|wanted|wants) (?:[\w-]+ ){0,4}?"
+            r"(?:as a (?:metaphor|symbol|comment|statement|warning)|"
+            r"us to (?:feel|think|take|see|understand))\b"
+            r"|\b(?:artist|painter) (?:was |is )?(?:sympathetic|critical|mocking|making fun)\b"
+            # the viewer's heart: "making the heart race?", "so much that my heart should race?"
+            r"|\b(?:make|makes|making|made) (?:the|one's|my|the viewer's) heart (?:race|pound|sink|ache|"
+            r"melt)\b"
+            r"|\bmy heart (?:should|would|will|must) (?:race|pound|sink|ache|melt)\b"
+        ),
+    ),
+    (
+        # the overall tone of the scene: "is the overall tone violent?", "the general feel of it?"
+        frozenset("overall general tone".split()),
+        re.compile(
+            r"\b(?:overall|general) (?:tone|mood|feel|feeling|atmosphere|vibe|impression)\b[^.!]*\?"
+            r"|\btone of (?:the|this|that|it)\b[^.!]*\?"
+        ),
+    ),
+    (
+        # a mood the parts give the whole scene: "do the parasols make it a lazy calm afternoon?", "does the
+        # startled pose make it frightening?", "does the black water make it look like something terrible
+        # is about to happen?"
+        _JUDGE_WORDS | T.literal_words(_ATMOS, _MOOD, _STRICT) | frozenset("lazy calm terrible".split()),
+        re.compile(
+            r"\b(?:make|makes|made|making) (?:it|this|that|the (?:whole )?(?:scene|painting|picture|image|"
+            r"place|room|landscape|view|street|garden|house|chapel|church))"
+            r"(?: (?:feel|look|seem|appear)(?: like)?)? (?:a |an )?(?:\w+ )?"
+            rf"{_DEGREE}(?:{_JUDGE}|{_ATMOS}|{_MOOD}|{_STRICT}|lazy|calm|something (?:terrible|bad|awful))\b"
+        ),
+    ),
+    (
+        # a verdict on the artwork put as a statement with a question mark: "kindly tell me, the painting is
+        # beautiful or just ordinary?"
+        T.literal_words(_VERDICT, _STRICT),
+        re.compile(
+            rf"\b(?:the|this|that) (?:painting|picture|image|artwork|photo|piece|work|drawing|scene) "
+            rf"(?:is|looks|seems|feels) {_DEGREE}(?:{_VERDICT}|{_STRICT})\b[^.!?]{{0,40}}\?"
+        ),
+    ),
 ]
 
 
@@ -462,6 +576,36 @@ def _only_judgements(words: list[str]) -> bool:
         and len(set(words)) > 1
         and not _JUDGE_WORDS.isdisjoint(words)
         and all(w in _JUDGE_WORDS or w in _JUDGE_FILLER for w in words)
+    )
+
+
+# The partner's liking or feeling asked in scripts without spaces or Latin letters ("사진이 어떤 느낌이에요?",
+# "你觉得好看吗?", "どう思いますか", "тебе нравится?", "هل يعجبك"): tried only on text that is not ASCII.
+_SCRIPT_FEELINGS = re.compile(
+    r"느낌|좋아(?:해요|하세요|하나요)|마음에 들어|你觉得|喜欢吗|好看吗|感觉(?:如何|怎么样)|"
+    r"どう思い|好きですか|どう感じ|感じますか|"
+    r"(?:тебе|вам) нравится|как (?:тебе|вам)|что (?:ты|вы) чувству|يعجبك|تعجبك|هل تحب|"
+    r"ما رأيك|क्या आपको पसंद|कैसा लग"
+)
+
+
+def _asks_only_judgement(ctx: Context) -> bool:
+    """A question made of judgements: "is it nice?", "cute or sad", "Short question: cheerful or gloomy?",
+    "Depressing?"."""
+    asked = "?" in ctx.text
+    words = ctx.words
+    if ":" in ctx.lower:
+        words = T.words(ctx.lower.rsplit(":", 1)[1]) or words
+    if len(words) == 1:
+        return asked and words[0] in EVALUATIVE_WORDS
+    if (asked or words[:1] in (["is"], ["isn't"], ["does"], ["was"])) and _only_judgements(words):
+        return True
+    judged = [w for w in words if w in _JUDGE_WORDS or w in _MOOD_WORDS]
+    return (
+        "or" in words
+        and len(judged) > 1
+        and len(words) <= 8
+        and all(w in _JUDGE_FILLER or w in judged for w in words)
     )
 
 
@@ -475,10 +619,7 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
         return True
     if not words.isdisjoint(_JUDGE_STRONG) and ctx.finds(_JUDGE_FRAME):
         return True
-    # "is it nice?", also unmarked ("is it nice")
-    if ("?" in ctx.text or ctx.words[:1] in (["is"], ["isn't"], ["does"], ["was"])) and _only_judgements(
-        ctx.words
-    ):
+    if _asks_only_judgement(ctx) or (not ctx.lower.isascii() and _SCRIPT_FEELINGS.search(ctx.lower)):
         return True
     if any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU):
         return True
@@ -508,10 +649,13 @@ _CONTENT_ASKED = re.compile(
     r"|\b(?:he|she|they) (?:look|looks|seem|seems|appear|appears)\b"
     r"|^(?:\w+[,.]? )?(?:is|was) (?:it|this|that) (?:a|an) (?:photo|photograph|painting|drawing|print|"
     r"sculpture|poster|sketch|watercolou?r|etching|collage|mural)\b"
+    # what a depicted being feels: "Does he feel gentle and at peace with the birds?"
+    rf"|\b(?:does|do|did|doesn't|don't) (?:he|she|they|(?:the|a|an|that|this|his|her|their) "
+    rf"(?:[a-z'\-]+ ){{0,2}}{DEPICTED_BEING}) feels?\b(?! like)"
 )
 _CONTENT_ASKED_TRIGGERS = frozenset(
     "look looks looked seem seems seemed appear appears appeared photo photograph painting drawing print "
-    "sculpture poster sketch watercolor watercolour etching collage mural".split()
+    "sculpture poster sketch watercolor watercolour etching collage mural feel feels".split()
 )
 
 
@@ -1203,7 +1347,8 @@ _FOREIGN_ASKERS = frozenset(
 # "Qué bonito, gracias.", "que lindo!": "what" and one word ending the sentence exclaims.
 _NOT_EXCLAIMED = r"(?! [^\W\d_]+(?:\s*[,.!;]|\s*$))"
 _FOREIGN_ASK = re.compile(
-    rf"(?:^|[,.;:!]\s*|\b(?:y|e|et|und|en)\s+)(?:qu[eé]{_NOT_EXCLAIMED}|c[oó]mo|cu[aá]l(?:es)?|d[oó]nde|qui[eé]n|"
+    rf"(?:^|[,.;:!]\s*|\b(?:y|e|et|und|en)\s+)(?:qu[eé]{_NOT_EXCLAIMED}|c[oó]mo|cu[aá]l(?:es)?|d[oó]nde|"
+    rf"qui[eé]n|"
     r"cu[aá]nt[oa]s?|qu'est-ce|quel(?:le)?s?|combien|pourquoi|est-ce|wie|wer|welche[rs]?|warum|cosa|"
     r"quant[ieo]|qual|quais|quantos|porquê|perché|hoe|waar|welke)\b"
     r"|\b(?:c[oó]mo|qu[eé]|d[oó]nde) (?:es|est[aá]|son|hay)\s*$"

@@ -25,12 +25,16 @@ _SALUTATIONS = (
     # and the opening salutes of other languages (phrasebook.py)
     rf"{PB.GREETING_RE}"
 )
-# an honorific or a Nigerian "oga" before the salute: "Oga good morning o."
-_HONORIFIC_FIRST = r"(?:(?:oga|sir|madam|ma'?am|aunty|uncle|boss|bro)[,!]? )?"
+# an honorific or a Nigerian "oga" before the salute ("Oga good morning o."), or a laugh or apology
+# ("Ha, sorry! Hello, what is in the photo?")
+_HONORIFIC_FIRST = (
+    r"(?:(?:ha+|haha+|hehe|lol|oh|ah|oops|sorry|ok|okay|well|um+|erm)[,!.]* ){0,2}"
+    r"(?:(?:oga|sir|madam|ma'?am|aunty|uncle|boss|bro)[,!]? )?"
+)
 _GREETING_START = re.compile(
     # "good evening light falls..." describes; "good evening!" greets
     rf"^{_HONORIFIC_FIRST}(?:{_SALUTATIONS}"
-    r"|good (?:morning|afternoon|evening|day)"
+    r"|good (?:morning|afternoon|evening|day|night)"
     r"(?=\s*(?:[,.!;:]|$| to (?:you|u)| there| all| everyone| partner| po\b| ji\b| sir\b| ma\b| mam\b"
     r"| ma'am\b| madam\b| oga\b| o\b| boss\b))"
     r"|(?:morning|evening)(?=\s*[!.]*$)|(?:good )?(?:morning|afternoon|evening|mornin'?)(?=\s*!))"
@@ -59,7 +63,7 @@ _SMALLTALK = re.compile(
             r"\b(?:nice|good|pleased|glad|great) to (?:meet|chat with|talk to|work with|see) (?:you|u|ya)\b",
             r"\bhope (?:you|u)(?:'re| are)? (?:doing )?(?:well|good|fine|ok|okay)\b",
             r"\bhope (?:you|u) (?:have|had|are having) a (?:good|nice|great|lovely)\b",
-            r"^(?:i'?m|i am) (?:fine|good|great|ok|okay|doing (?:well|good|fine|great)|well)\b"
+            r"(?:^|[,.!;] )(?:i'?m|i am) (?:fine|good|great|ok|okay|doing (?:well|good|fine|great)|well)\b"
             r"(?! (?:at|with|in|to|for|on)\b)",
             rf"^(?:and|how about|what about) {_YOU}\s*\??$",
             # a reply to "how are you" that asks back: "Good and you?", "not bad, yourself?"
@@ -148,7 +152,7 @@ _THANKS_FOR = re.compile(
 _ACK = (
     r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|good|got it|i see|"
     r"ah|oh|right(?: so)?|fine|my pleasure|well|fair enough|sound|grand|lovely|top|that'll do(?: me)?|"
-    r"kk?|ha|haha|anyhow|anyway|"
+    r"kk?|ha|haha|anyhow|anyway|gg|"
     r"bye(?: now| then)?|hooroo|totsiens|sl[aá]n|doei|cheerio|laters)"
 )
 _CLOSE = (
@@ -322,13 +326,17 @@ _WELL_BEING_REPLY = re.compile(
     r"^(?:(?:aye|yeah|yes|oh|ah|well|haha|ha),? )?"
     r"(?:(?:i'?m |im |i am |all |doing |pretty |very |really |quite |not |not too |not so |they(?:'re| are) |"
     r"we(?:'re| are) |everyone is |(?:my )?family is )*(?:fine|good|great|well|ok|okay|"
-    r"alright|bad|excellent|fantastic|wonderful|tired|busy|doing)\b(?! (?:at|with|in|to|for|on)\b)"
+    r"alright|bad|excellent|fantastic|wonderful|tired|busy|doing|exhausted|knackered|shattered|stressed)\b"
+    r"(?! (?:at|with|in|to|for|on)\b)"
     # "can't complain", "no complaints", "could be worse", "alhamdulillah"
     r"|(?:i )?(?:can'?t|cannot) complain|no complaints|could be worse|mustn'?t grumble|surviving|so-so|"
-    r"alhamdulill?ah)"
+    # and in other languages: "Nzuri sana, I am fine too.", "Muy bien, gracias."
+    rf"alhamdulill?ah|{PB.WELL_BEING_RE}(?=[\s,.!]|$))"
 )
 _WELL_BEING_ASKED = re.compile(
-    rf"\bhow (?:are|r|re) {_YOU}\b(?! (?:able|sure|going to))|\bhow(?:'s| is| are) (?:it going|things|"
+    rf"{_FOREIGN_HOW_ARE_YOU.pattern}|\bhow (?:are|r|re) {_YOU}\b(?! (?:able|sure|going to))|\bhow(?:'s|s| "
+    rf"is| are) "
+    r"(?:it going|things|"
     rf"everything|life|(?:your|ur) (?:day|morning|evening|week|weekend|family|wife|husband|kids|children|"
     rf"parents))\b"
     rf"|\bhow (?:have|ve) {_YOU} been\b|\bhow do {_YOU} do\b"
@@ -417,7 +425,7 @@ _OFF_TOPIC = re.compile(
             r"\bweather (?:is|was|has been) (?:so |really |very )?"
             r"(?:great|nice|good|bad|lovely|terrible|awful)\b(?! in)",
             # where people live
-            rf"\bwhere (?:are|r) {_YOU} from\b",
+            rf"\bwhere (?:(?:are|r) )?{_YOU} from\b",
             rf"\bwhere do {_YOU} live\b",
             rf"\bwhat (?:country|city|state|town|part of the world) (?:are|do) {_YOU}\b",
             r"\b(?:i'?m|i am) (?:from|based in)\b",
@@ -446,12 +454,16 @@ _OFF_TOPIC = re.compile(
             r"\b(?<!how's )(?<!how is )(?<!off )(?<!rest of )(?<!enjoy )(?:my|your) "
             r"(?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
             # the worker's own family and pets ("my daughter does ballet too", "our dog")
-            r"\b(?:my|our) (?:(?:own|little|older|younger|elder|eldest|youngest|big|baby|late|dear|sweet|"
-            r"beloved|poor|old) ){0,2}(?:daughters?|sons?|children|"
+            r"\b(?<!it in )(?<!this in )(?<!that in )(?<!one in )(?:my|our) "
+            r"(?:(?:own|little|older|younger|elder|eldest|youngest|big|baby|late|dear|sweet|"
+            r"beloved|poor|old|great) ){0,2}(?:daughters?|sons?|children|"
             r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
             r"grandmother|grandpa|grandfather|grandparents|granny|cousins?|family|girlfriend|boyfriend|"
             # kin words of Filipino and Indian English, great-grandchildren, the ex, the parish
             r"lola|lolo|tita|tito|kuya|nanay|tatay|nani|nana-ji|dadi|dada|amma|appa|ammi|abbu|"
+            # grandparents in the words of other languages, and children by their rank
+            r"nonna|nonno|abuel[ao]|abuelit[ao]|oma|opa|babcia|dziadek|bubbe|zayde|yiayia|yaya|papou|mamie|"
+            r"papi|mormor|morfar|farmor|farfar|av[oóô]|vov[oóô]|oldest|youngest|eldest|kiddos?|toddler|twins|"
             r"great-?grand\w+|grand(?:sons?|daughters?|children|kids)|ex|ex-(?:wife|husband|boyfriend|"
             r"girlfriend)|vicar|pastor|parish|church|mosque|temple|coach|landlord|landlady|colleagues?|"
             r"co-?workers?|classmates?|"
@@ -460,8 +472,9 @@ _OFF_TOPIC = re.compile(
             r"housemates?|best friend|friends?(?!\s*(?:[,.!?]|$)))\b",
             r"\bi(?:'m| am) (?:so )?(?:tired|bored|hungry|sleepy)\b",
             # the worker's body and aids: "my eyes hurt", "my hearing aid is whistling"
-            r"\bmy (?:eyes|back|head|neck|hands?|wrists?|fingers|legs|knees|feet) (?:\w+ )?(?:hurts?|aches?|"
-            r"are killing|is killing|are sore|is sore|are tired|are burning|is pounding)\b"
+            r"\bstaring at (?:this|the|my|a) (?:screen|monitor|laptop|phone)\b"
+            r"|\bmy (?:eyes|back|head|neck|hands?|wrists?|fingers|legs|knees|feet) (?:\w+ )?(?:hurts?|aches?|"
+            r"are killing|is killing|are sore|is sore|are tired|are burning|is pounding|shot)\b"
             r"|\bmy (?:hearing aids?|glasses|specs|reading glasses|contacts)\b",
             # the worker's hobbies and games: "I have soccer practice after this", "go play fortnite"
             r"\b(?:i|we)(?:'ve)?(?: \w+)? (?:have|got|had|skip|skipped|miss|missed) (?:my |our )?"
@@ -971,9 +984,102 @@ _LIFE_GROUPS.extend(
             # "sounds like my last dentist visit", "do you do this a lot?"
             r"|\b(?:sounds|looks|feels) like (?:my|our) (?:(?:last|first|old|own|late) )?(?:\w+ )?"
             r"(?:visit|trip|"
-            r"holiday|vacation|wedding|house|flat|kitchen|office|garden|kids?|son|daughter|wife|husband|mum|mom|"
+            r"holiday|vacation|wedding|house|flat|kitchen|office|garden|kids?|son|daughter|wife|husband|"
+            r"mum|mom|"
             r"dad|grandma|grandmother|granny|nan|uncle|aunt|boss|school|village|town|childhood)\b"
             r"|\bdo (?:you|u) do (?:this|these) (?:a lot|often|much|every day|for a living|full[- ]time)\b",
+        ),
+    ]
+)
+# Session 10: the household on the worker's lap, school runs, the task submitted, the pay, hunger, identity
+# questions to the partner ("are you a photographer?", "are you from Bihar?") and the same asked in the
+# languages workers switch into ("Wie alt bist du?", "¿De dónde eres?").
+_LIFE_GROUPS.extend(
+    [
+        (
+            # "Sorry, toddler on my lap.", "baby on my hip", "pick up my oldest from school"
+            "lap hip knee knees arm arms shoulder shoulders pick picking school daycare nursery kindergarten",
+            r"\b(?:baby|babies|toddler|kid|kids|child|son|daughter|cat|kitten|dog|puppy|little one|"
+            r"grandchild|"
+            r"grandson|granddaughter|twins)s? (?:is |are |asleep |sleeping )?(?:on|in) my (?:lap|hip|knee|"
+            r"knees|"
+            r"arms?|shoulders?)\b"
+            r"|\bpick(?:ing)? (?:up )?(?:my|the|our) (?:\w+ ){0,2}(?:up )?from (?:school|daycare|nursery|"
+            r"kindergarten|practice|the station|the airport)\b",
+        ),
+        (
+            # the task submitted, done before, first time: "submitting now", "first time doing such task"
+            "submit submitting submitted time",
+            r"\b(?:submitting|submitted) (?:it |this |the \w+ )?(?:now|already)\b|\bsubmit (?:the|this|my|"
+            r"your) "
+            r"(?:hit|task|work|survey|chat)\b"
+            r"|\b(?:first|second|third) time (?:doing|on|with) (?:such|this|these|a|one) (?:\w+ )?"
+            r"(?:task|hit|study|survey|chat|thing)s?\b",
+        ),
+        (
+            # the pay: "they should pay more for this", "it pays for the bird seed", "my pension"
+            "pay pays retirement pension salary wages paycheck paycheque mortgage bills",
+            r"\b(?:should|could|ought to|to) pay (?:us |me |you |people )?(?:more|better|extra|properly)\b"
+            r"|\bpays? for (?:the|my|our) (?!\w+ (?:in|on|of) the\b)\w+"
+            r"|\b(?:my|our|your) (?:retirement|pension|salary|wages|paycheck|paycheque|mortgage|bills)\b",
+        ),
+        (
+            # hunger: "mi belly a grumble", "haven't eaten since morning"
+            "belly tummy stomach eat eaten",
+            r"\b(?:my|mi|me) (?:belly|tummy|stomach)(?:'s| is| a)? (?:grumbl|rumbl|growl)\w*"
+            r"|\b(?:haven't|have not|hadn't|didn't|did not|nuh|not) (?:eat|eaten|ate) (?:\w+ )?(?:since|"
+            r"from|all) "
+            r"(?:morning|breakfast|lunch|yesterday|day)\b",
+        ),
+        (
+            # the partner's origin or trade asked: "are you from Bihar?", "r u a photographer or smth"
+            "you u from",
+            rf"\b(?:are|r) {_YOU} (?:also |originally |really )?from (?!(?:the|this|that) (?:picture|"
+            rf"painting|"
+            r"image|photo|scene)\b)[a-z]+"
+            rf"|\b(?:are|r) {_YOU} (?:a|an) (?:\w+ )?(?:\w+(?:er|ist|ian|or)|nurse|chef|cook|coach|nanny)\b"
+            r"(?! (?:of|in|at) the (?:picture|painting|image|scene)\b)",
+        ),
+        (
+            # the partner's exams and shifts, their looks: "good luck with your exams", "u sound fun"
+            "exams exam test shift interview homework sound sound seem seems",
+            r"\b(?:your|ur) (?:\w+ )?(?:exams?|homework|shift|interview|midterms?|finals)\b"
+            rf"|\b{_YOU} (?:sound|seem) (?:like )?(?:so |really |very |a )?(?:fun|nice|lovely|cool|great|"
+            r"interesting|sweet|kind|smart|clever|busy|tired)\b",
+        ),
+        (
+            # back from a pause: "back, sorry", "sorry, back now"
+            "back",
+            r"^(?:ok,? |okay,? )?(?:i'?m |im |am )?back(?: now)?,? (?:sorry|apologies)\b"
+            r"|^(?:sorry|apologies),? (?:i'?m |im |am )?back\b",
+        ),
+        (
+            # habits on given days: "I go walking there on Sundays"
+            "sundays mondays tuesdays wednesdays thursdays fridays saturdays weekends",
+            r"\b(?:i|we) (?:usually |often |always |still )?(?:go|play|take|walk|swim|ride|visit|cook|"
+            r"dance|sing)"
+            r"\b[^.?!]{0,40}\bon (?:sundays|mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|"
+            r"weekends)\b",
+        ),
+        (
+            # the partner's life asked in other languages: how old, where from, what job
+            "alt bist kommst woher dónde donde eres años anos tienes âge age viens où ou dove sei anni hai "
+            "onde "
+            "você voce é anos tem skąd skad jesteś jestes lat masz otkuda tebe let kahan umar nerelisin "
+            "yaşındasın yasindasin",
+            r"\bwie alt bist du\b|\bwoher kommst du\b|\b(?:de )?d[oó]nde eres\b|\bcu[aá]ntos a[nñ]os tienes\b"
+            r"|\bquel [aâ]ge as-tu\b|\bd'o[uù] viens-tu\b|\bdi dove sei\b|\bquanti anni hai\b"
+            r"|\bde onde (?:voc[eê]|voce|tu) [eé]\b|\bquantos anos (?:voc[eê]|voce|tu) tem\b"
+            r"|\bsk[aą]d jeste[sś]\b|\bile masz lat\b|\botkuda ty\b|\bskol'?ko tebe let\b"
+            r"|\b(?:aap|tum) kahan se (?:ho|hain)\b|\b(?:aapki|tumhari) umar\b|\bnerelisin\b|"
+            r"\bka[cç] ya[sş][iı]ndas[iı]n\b",
+        ),
+        (
+            # grumbling about the pay in other languages: "die Bezahlung ist wirklich schlecht"
+            "bezahlung lohn sueldo salario salaire stipendio salário salario zapłata zaplata wypłata wyplata "
+            "zarplata зарплата оплата sweldo gaji maaş maas",
+            r"\b(?:die bezahlung|der lohn|el sueldo|el salario|le salaire|lo stipendio|o sal[aá]rio|"
+            r"zap[lł]ata|wyp[lł]ata|zarplata|зарплата|оплата|sweldo|gaji|maa[sş])\b",
         ),
     ]
 )
@@ -994,12 +1100,14 @@ _OFF_TOPIC_TRIGGERS = frozenset(
     girlfriend boyfriend neighbour neighbours neighbor neighbors dog dogs cat cats pet puppy kitten
     hungry sleepy country city state town part grandad grandads granddad granddads grand-dad gran nan nana
     nanna auntie hubby missus fiance fiancee fiancé fiancée stepdad stepmum stepmom stepson stepdaughter
-    in-laws room bedroom flatmate flatmates housemate housemates friend friends
+    in-laws room bedroom flatmate flatmates housemate housemates friend friends nonna nonno abuela abuelo
+    abuelita abuelito oma opa babcia dziadek bubbe zayde yiayia yaya papou mamie papi mormor morfar farmor
+    farfar avó avô avo vovó vovô vovo oldest youngest eldest kiddo kiddos toddler twins
     lola lolo tita tito kuya nanay tatay nani dadi dada amma appa ammi abbu ex vicar pastor parish church
     mosque temple coach landlord landlady colleague colleagues coworker coworkers co-worker co-workers
     classmate classmates great-granddaughter great-grandson great-grandchildren greatgranddaughter
     grandson grandsons granddaughter granddaughters grandchildren grandkids eyes back head neck hearing
-    glasses practice fortnite minecraft roblox games video
+    glasses practice fortnite minecraft roblox games video staring
     """.split()
 )
 
@@ -1021,6 +1129,17 @@ _PLACE_ASIDE = re.compile(
 )
 
 
+# "In Prague every statue is full of pigeons", "Same in Vienna", "Hello from Greenpoint, Brooklyn", "I am
+# Kasia from Kraków": a real place named in passing (tried only when one of its words is there)
+_PLACE_NAMED = re.compile(
+    rf"\b[Ii]n {_PLACE},? (?:every|all the|most) \w+"
+    rf"|\b(?:[Ss]ame|[Jj]ust like that|[Ii]t'?s the same|[Ii]t is the same) (?:here )?in {_PLACE}"
+    rf"|\b(?:[Hh]ello|[Hh]i|[Hh]ey|[Gg]reetings|[Ww]aving) from {_PLACE}"
+    rf"|\b(?:I'?m|I am|[Mm]y name is|[Mm]y name's) [A-Z][a-z]+(?: [A-Z][a-z]+)? from {_PLACE}"
+)
+_PLACE_NAMED_WORDS = frozenset("every all most same like from".split())
+
+
 def detect_off_topic(ctx: Context, cfg: OffTopicConfig) -> bool:
     return _off_topic_alone(ctx) or _replies_to_aside(ctx)
 
@@ -1037,6 +1156,7 @@ _REACTION = re.compile(
     r"sad|hard|tough|cool|great|awful|memory|day|shame|dope|amazing|interesting)|how (?:lovely|nice|sad|"
     r"cool|fun)|i hope|i bet|lucky (?:you|him|her)|good for (?:you|him|her)|congrats|congratulations|"
     r"sorry to hear|thank you for (?:your service|sharing)|you too|no thanks|i'?d rather not|"
+    r"(?:bad|hard|tough|rough) luck|unlucky|good luck|same(?=[,.!]|$)|"
     r"(?:you're|you are) doing (?:fine|great|well|good))\b"
 )
 # "let's stick to the painting": a reply that turns back to the artwork without taking the aside up
@@ -1084,6 +1204,8 @@ def _off_topic_alone(ctx: Context) -> bool:
     """The message is off topic by itself (or as the answer to a personal question)."""
     words, lower = ctx.wordset, ctx.lower
     if _PLACE_ASIDE.search(ctx.text.replace("\u2019", "'")):
+        return True
+    if not words.isdisjoint(_PLACE_NAMED_WORDS) and _PLACE_NAMED.search(ctx.text.replace("\u2019", "'")):
         return True
     if ("i'm" in words or "am" in words) and _IN_PLACE.search(ctx.text.replace("\u2019", "'")):
         return True
@@ -1134,10 +1256,44 @@ def _about_the_chat(ctx: Context) -> bool:
     return not ctx.wordset.isdisjoint(_REPAIR_TRIGGERS) and bool(_REPAIR.search(ctx.lower))
 
 
+# "How is your family?" answered "They are fine, thank God." before a description: the reply is chitchat.
+_FAMILY_ASKED = re.compile(
+    r"\bhow(?:'s|s| is| are) (?:your|ur) (?:family|families|wife|husband|kids|children|parents|mum|mom|dad)\b"
+)
+_FIRST_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+
+
+def _answer_opens_message(ctx: Context, said: str) -> bool:
+    """A longer message whose first few words answer the partner's personal question ("Trinidad, boy! The
+    figure is...", "They are fine, thank God. The picture shows...")."""
+    first = _FIRST_SENTENCE.match(ctx.lower)
+    if first is None:
+        return False
+    opening = first.group()
+    words = T.words(opening)
+    asked = said.lower()
+    return (
+        0 < len(words) <= 4
+        and "?" not in opening
+        and words[0] not in _NOT_AN_ANSWER
+        and not _DESCRIBES.match(opening)
+        and bool(_PERSONAL_QUESTION.search(asked))
+    )
+
+
+_NOT_AN_ANSWER = frozenset(
+    "yes yeah yep no nope nah sure ok okay maybe sorry hmm um well so oh ah right correct true".split()
+)
+
+
 def _answers_personal_question(ctx: Context) -> bool:
     said = ctx.partner_last()
-    if said is None or len(ctx.words) > 12:
+    if said is None:
         return False
+    if _WELL_BEING_REPLY.match(ctx.lower) and _FAMILY_ASKED.search(said.lower()):
+        return True
+    if len(ctx.words) > 12:
+        return _answer_opens_message(ctx, said)
     # a question back about the artwork is no chitchat; "You?" or "and you?" at the end asks it back
     if "?" in re.sub(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$", "", ctx.lower):
         return False
