@@ -251,32 +251,111 @@ def _required(items: list, flags: int) -> frozenset[str] | None:
     return max(candidates, key=lambda c: (min(map(len, c)), -len(c)))
 
 
+# Characters by how common they are in English chat, commonest first: a required string is looked up
+# by its rarest three characters, so that the common groups of a text ("the", "ing") wake few strings.
+_COMMON = " etaoinshrdlcumwfgypbvkjxqz"
+_COMMONNESS = {c: len(_COMMON) - i for i, c in enumerate(_COMMON)}
+
+Trigram = tuple[str, str, str]
+
+
+def _rarest_trigram(need: str) -> Trigram:
+    """The three neighbouring characters of ``need`` (three characters or more) least likely in a text."""
+    grams = [(need[i], need[i + 1], need[i + 2]) for i in range(len(need) - 2)]
+    return min(grams, key=lambda g: sum(_COMMONNESS.get(c, 0) for c in g))
+
+
+_TEXT_TRIGRAMS: dict[str, frozenset[Trigram]] = {}
+
+
+def text_trigrams(text: str) -> frozenset[Trigram]:
+    """Every three neighbouring characters of ``text``; the last few texts' sets are kept (the rules
+    ask about the same message many times in a row)."""
+    grams = _TEXT_TRIGRAMS.get(text)
+    if grams is None:
+        if len(_TEXT_TRIGRAMS) >= 32:
+            _TEXT_TRIGRAMS.clear()
+        grams = _TEXT_TRIGRAMS[text] = frozenset(zip(text, text[1:], text[2:], strict=False))
+    return grams
+
+
 class LiteralGate:
     """A regex split into its top-level alternatives, each searched only when a string it needs is in
     the text: ``search`` is truthy exactly when ``pattern.search`` is (a match of ``a|b`` at a position
     is a match of ``a`` or of ``b`` there), and ``may_match`` is False only when the regex cannot match.
+
+    The required strings of all alternatives are indexed by a three-character group of each, so a
+    search looks only at the strings whose group the text has (one set intersection) instead of
+    testing every string; an alternative's regex is compiled the first time it is needed.
     """
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
-        from re import _constants as C
         from re import _parser
 
         self.pattern = pattern
         parsed = list(_parser.parse(pattern.pattern, pattern.flags))
-        whole = _required(parsed, pattern.flags)
-        self.needs = None if whole is None else tuple(sorted(whole))
-        self.branches: tuple[tuple[re.Pattern[str], tuple[str, ...] | None], ...] | None = None
-        src = pattern.pattern
+        # (source, required strings) of each top-level alternative, or None: the regex is kept whole
+        self.branches = self._split(pattern, parsed)
+        if self.branches is None:
+            whole = _required(parsed, pattern.flags)
+            self.needs = None if whole is None else tuple(sorted(whole))
+            self._sources = [pattern.pattern]
+            self._regexes: list[re.Pattern[str] | None] = [pattern]
+            self._index_needs([self.needs])
+            return
+        needs_of = [needs for _, needs in self.branches]
+        self.needs = None if None in needs_of else tuple(sorted(set().union(*needs_of)))
+        # the alternatives that need no string are searched as one regex, after the others
+        unneeded = [part for part, needs in self.branches if needs is None]
+        self._sources = [part for part, needs in self.branches if needs is not None]
+        if unneeded:
+            self._sources.append("|".join(unneeded))
+        self._regexes = [None] * len(self._sources)
+        self._index_needs([needs for needs in needs_of if needs is not None] + [None] * bool(unneeded))
+
+    @classmethod
+    def _split(
+        cls, pattern: re.Pattern[str], parsed: list
+    ) -> tuple[tuple[str, tuple[str, ...] | None], ...] | None:
+        """The top-level alternatives of the regex and their required strings (None: not split).
+
+        The parser moves what every alternative starts with (often ``\\b``) out in front of them; it
+        is put back before each alternative's own requirements are read.
+        """
+        from re import _constants as C
+
         plain = not pattern.flags & re.VERBOSE  # comments could hold a "|"
-        if plain and len(parsed) == 1 and parsed[0][0] is C.BRANCH and self._no_groups(parsed):
-            parts = _split_top(src)
-            if parts is not None and len(parts) == len(parsed[0][1][1]):
-                branches = []
-                for part in parts:
-                    rx = re.compile(part, pattern.flags)
-                    req = _required(list(_parser.parse(part, pattern.flags)), pattern.flags)
-                    branches.append((rx, None if req is None else tuple(sorted(req))))
-                self.branches = tuple(branches)
+        if not plain or not parsed or parsed[-1][0] is not C.BRANCH or not cls._no_groups(parsed):
+            return None
+        prefix = parsed[:-1]
+        alternatives = parsed[-1][1][1]
+        parts = split_top(pattern.pattern)
+        if parts is None or len(parts) != len(alternatives) or len(parts) < 2:
+            return None
+        out = []
+        for part, alt in zip(parts, alternatives, strict=True):
+            req = _required(prefix + list(alt), pattern.flags)
+            out.append((part, None if req is None else tuple(sorted(req))))
+        return tuple(out)
+
+    def _index_needs(self, needs_of: list[tuple[str, ...] | None]) -> None:
+        """Index each alternative's required strings by their rarest three characters."""
+        always: list[int] = []
+        short: list[tuple[str, int]] = []
+        index: dict[Trigram, list[tuple[str, int]]] = {}
+        for i, needs in enumerate(needs_of):
+            if needs is None:
+                always.append(i)
+                continue
+            for need in needs:
+                if len(need) < 3:
+                    short.append((need, i))
+                else:
+                    index.setdefault(_rarest_trigram(need), []).append((need, i))
+        self._always = frozenset(always)
+        self._short = tuple(short)
+        self._index = {key: tuple(entries) for key, entries in index.items()}
+        self._keys = frozenset(index)
 
     @staticmethod
     def _no_groups(parsed: list) -> bool:
@@ -291,24 +370,32 @@ class LiteralGate:
                 return True
         return False
 
+    def _candidates(self, text: str) -> list[int]:
+        """The alternatives that may match ``text`` (each holds a string it needs, or needs none)."""
+        found = set(self._always)
+        index = self._index
+        for key in self._keys & text_trigrams(text):
+            for need, i in index[key]:
+                if i not in found and need in text:
+                    found.add(i)
+        for need, i in self._short:
+            if need in text:
+                found.add(i)
+        return sorted(found)
+
     def search(self, text: str) -> bool:
         """Whether ``pattern.search(text)`` finds a match."""
-        if self.branches is None:
-            return self.may_match(text) and self.pattern.search(text) is not None
-        for rx, needs in self.branches:
-            if needs is None:
-                if rx.search(text) is not None:
-                    return True
-                continue
-            for s in needs:
-                if s in text:
-                    if rx.search(text) is not None:
-                        return True
-                    break
+        regexes = self._regexes
+        for i in self._candidates(text):
+            rx = regexes[i]
+            if rx is None:
+                rx = regexes[i] = re.compile(self._sources[i], self.pattern.flags)
+            if rx.search(text) is not None:
+                return True
         return False
 
 
-def _split_top(src: str) -> list[str] | None:
+def split_top(src: str) -> list[str] | None:
     """The source of a regex cut at its top-level ``|`` (None when unsure how to read it)."""
     parts, depth, start, i, in_class = [], 0, 0, 0, False
     while i < len(src):
