@@ -13,6 +13,9 @@ import contextlib
 import json
 import logging
 import time
+from collections import deque
+from collections.abc import Coroutine
+from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -56,31 +59,79 @@ async def receive_text(ws: WebSocket) -> str:
 
 
 class Connection:
-    """One open socket: frames go out through a queue so they keep their order."""
+    """One open socket. A frame is written at once when nothing is waiting for the socket
+    (the usual case: a write only waits while the transport is paused by a slow reader);
+    otherwise it waits its turn behind the others, so frames keep their order and a slow
+    reader never stalls the handler that sends to it. Writing at once saves the writer task's
+    wake-up (one per burst of frames, two per chat message)."""
 
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self.seat: tuple[str, p.Role] | None = None  # (dialog id, role), once the worker has one
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.writer = asyncio.create_task(self._write())
+        self._waiting: deque[str] = deque()  # frames behind a write that waits for the socket
+        self._writer: asyncio.Task[None] | None = None  # finishes that write, then the waiting ones
+        self._broken = False  # a write failed: the socket is gone, later frames are dropped
 
     async def send(self, frame: str) -> None:
-        self.queue.put_nowait(frame)
+        self.put(frame)
 
     async def send_model(self, frame: p.BaseModel) -> None:
-        await self.send(frame.model_dump_json())
+        self.put(frame.model_dump_json())
 
-    async def _write(self) -> None:
-        while (frame := await self.queue.get()) is not None:
-            try:
-                await self.ws.send_text(frame)
-            except Exception:
-                return
+    def put(self, frame: str) -> None:
+        if self._broken:
+            return
+        if self._writer is not None:
+            self._waiting.append(frame)
+            return
+        write = self.ws.send_text(frame)
+        try:
+            suspended = write.send(None)  # runs the write up to its first real wait, if any
+        except StopIteration:
+            return
+        except Exception:
+            self._broken = True
+            return
+        self._writer = asyncio.create_task(self._drain(write, suspended))
+
+    async def _drain(self, write: Coroutine[Any, Any, None], suspended: Any) -> None:
+        try:
+            await finish(write, suspended)
+            while self._waiting:
+                await self.ws.send_text(self._waiting.popleft())
+        except Exception:
+            self._broken = True
+            self._waiting.clear()
+        finally:
+            self._writer = None
 
     async def close(self) -> None:
-        self.queue.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.writer, 2)
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer, 2)
+        self._broken = True
+
+
+async def finish(coro: Coroutine[Any, Any, None], suspended: Any) -> None:
+    """Run to its end a coroutine that was started by hand (``coro.send(None)``) and is
+    suspended on ``suspended``: the future it waits for, or None for a bare yield."""
+    while True:
+        try:
+            if suspended is None:
+                await asyncio.sleep(0)
+            else:
+                suspended._asyncio_future_blocking = False  # as a task does with what it yields
+                await suspended
+        except BaseException as exc:  # its wait failed (or we were cancelled): it hears of it
+            try:
+                suspended = coro.throw(exc)
+            except StopIteration:
+                return
+            continue
+        try:
+            suspended = coro.send(None)
+        except StopIteration:
+            return
 
 
 class WorkerSocket:
