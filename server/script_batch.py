@@ -12,13 +12,16 @@ The commands are packed here, not by redis-py's pipeline (see :meth:`ScriptBatch
 from __future__ import annotations
 
 import asyncio
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.connection import AbstractConnection
 from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Call = tuple[Sequence[Any], Sequence[Any], asyncio.Future[Any]]
 
@@ -97,13 +100,33 @@ class ScriptBatch:
 
     @staticmethod
     async def _exchange(conn: AbstractConnection, data: bytes, count: int) -> list[Any]:
-        await conn.send_packed_command(data)
+        """Write the batch, then read every reply (errors too, so the connection stays in step).
+
+        The whole exchange runs under one deadline, the connection's socket timeout, instead of
+        redis-py's own: when a socket timeout is set (redis-py 8 sets 5 s by default) its
+        ``send_packed_command`` runs each write as a task of its own under ``wait_for`` (a task,
+        a timer and an extra turn of the event loop before the write) and ``read_response``
+        arms a timer for each reply. A timeout, like a write that fails, reaches the retry as
+        the error redis-py raises for it, and the connection is dropped."""
+        if not conn.is_connected:
+            await conn.connect_check_health(check_health=False)
+        await conn.check_health()
         results: list[Any] = []
-        for _ in range(count):  # every reply is read, errors too, so the connection stays in step
-            try:
-                results.append(await conn.read_response())
-            except ResponseError as exc:
-                results.append(exc)
+        try:
+            async with asyncio.timeout(conn.socket_timeout):
+                writer = conn._writer  # what redis-py's own send writes to
+                assert writer is not None
+                writer.writelines([data])
+                await writer.drain()
+                for _ in range(count):
+                    try:
+                        results.append(await conn.read_response(timeout=math.inf))
+                    except ResponseError as exc:
+                        results.append(exc)
+        except TimeoutError:
+            raise RedisTimeoutError(f"Timeout exchanging a batch of {count} scripts with Redis") from None
+        except OSError as exc:
+            raise RedisConnectionError(f"Error writing a batch of scripts to Redis: {exc}") from exc
         return results
 
 

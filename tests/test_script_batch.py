@@ -10,6 +10,7 @@ import pytest
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.redis_conn import connect
 from server.script_batch import ScriptBatch, pack
@@ -68,6 +69,20 @@ async def test_every_caller_hears_of_a_dead_connection():
         assert all(isinstance(r, RedisConnectionError) for r in replies)
     finally:
         await redis.aclose()
+
+
+async def test_a_silent_redis_times_out():
+    """One deadline (the socket timeout) covers the batch's write and replies."""
+    silent = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    port = silent.sockets[0].getsockname()[1]
+    redis = connect(f"redis://127.0.0.1:{port}/0?socket_timeout=0.2")
+    try:
+        batch = fresh_batch(redis)
+        with pytest.raises(RedisTimeoutError):
+            await asyncio.wait_for(batch(keys=["k"], args=["x"]), 10)
+    finally:
+        await redis.aclose()
+        silent.close()
 
 
 async def test_calls_made_one_after_another_each_go_out(redis_key):
