@@ -52,6 +52,14 @@ REPEATS = [
     ("Long day, what colour was the boat?", ("Morning all, what colour is the boat?",)),
     # an earlier question sent without its mark after a remark
     ("wait, is there a kite in it?", ("ha nice. any kite in it",)),
+    # "any other person with her" asks whether she is alone; not understanding is a lapse too
+    ("Any other person with the nun?", ("Is the nun alone?",)),
+    ("I did not understand, what colour was it?", ("What colour is it?",)),
+    # the sun shining is a sunny day; "in total", "the whole", chat particles add nothing asked
+    ("Is the sun shining?", ("Is it sunny?",)),
+    ("How many kites are there in total?", ("How many kites are flying over the beach?",)),
+    ("What does the whole statue look like?", ("What does the statue look like?",)),
+    ("Got many lanterns ah?", ("Are there many lanterns?",)),
 ]
 
 NEW_QUESTIONS = [

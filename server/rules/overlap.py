@@ -86,7 +86,8 @@ _WHO_ELSE = frozenset("who anyone anybody someone somebody whom".split())
 
 # Rewordings of one question swap these; each group is compared as its first word.
 _GROUPS = [
-    "people anyone anybody someone somebody person persons human humans individuals figure figures folk",
+    "people anyone anybody someone somebody person persons human humans individuals figure figures folk "
+    "folks",
     "wear clothes clothing clothed outfit outfits attire garment garments dressed wears wore worn wearing "
     "uniform uniforms costume costumes",
     "inside indoors indoor interior",
@@ -179,7 +180,7 @@ _NEUTRAL = frozenset(
     happen happens happening toward towards around breed breeds species
     hell damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
     side
-    pic pics foto fotos sup yo hey hi hiya heya hello
+    pic pics foto fotos sup yo hey hi hiya heya hello whole entire total ah lah leh lor sia meh
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -205,12 +206,14 @@ _REPHRASE = (
     (re.compile(r"\bwhich (?:people|persons?|one of them)\b"), "who"),
     # "is rain falling?" asks "is it raining?"; "what is he up to?" what he is doing
     (re.compile(r"\b(rain|snow)(?: is| was)? (?:falling|coming down)\b"), r"\1"),
+    (re.compile(r"\bsun(?: is| was)? (?:shining|out)\b"), "sun"),  # "is the sun shining?" asks if it is sunny
     (re.compile(r"\bup to\b(?=\W*$)"), "doing"),
     (re.compile(r"\bby (?:him|her|them|it)sel(?:f|ves)\b"), "alone"),
     # "is anyone with him?", "is she with someone?" ask whether he or she is alone
     (
         re.compile(
-            r"\b(?:any ?one|any ?body|some ?one|some ?body|no ?one|nobody)(?: else)?"
+            r"\b(?:any ?one|any ?body|some ?one|some ?body|no ?one|nobody|(?:any|some)(?: other)? person)"
+            r"(?: else)?"
             r"(?: (?:sitting|standing|walking|there|here))? with\b"
             r"|\bwith (?:any ?one|any ?body|some ?one|some ?body|others|other people|company)\b"
         ),
@@ -245,7 +248,7 @@ _REPHRASE_GATED = tuple((rx, repl, T.gate(rx).may_match) for rx, repl in _REPHRA
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
     "busy side place direction way which falling coming up by no without take takes took after bloody "
-    "headcount back just with occupied one going been your where built constructed "
+    "headcount back just with occupied one going been your where built constructed shining "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
 # "have shoes on" is "wear shoes"; "have a kite in his hand" is "hold a kite".
@@ -264,8 +267,8 @@ _IN_HANDS = re.compile(
 _LAPSE = (
     r"(?:i )?(?:may |might |must )?(?:have )?(?:missed|forgot|forgotten) (?:it|that|this|what you said)"
     r"(?: earlier| before)?|(?:i )?(?:zoned|spaced|tuned) out|(?:i )?(?:did not|didn't|do not|don't) "
-    r"(?:quite )?(?:follow|catch|get) (?:it|that|this|you)?(?: earlier| before)?|(?:as|like) i (?:already )?"
-    r"(?:asked|said)(?: before| earlier)?"
+    r"(?:quite )?(?:follow|catch|get|understand) (?:it|that|this|you)?(?: earlier| before)?|"
+    r"(?:as|like) i (?:already )?(?:asked|said)(?: before| earlier)?"
 )
 _RECALL = re.compile(
     r"\b(?:(?:did|do) (?:you|u) (?:say|said|mention|tell me)|(?:you|u) (?:said|mentioned|told me)|again|"
@@ -278,7 +281,7 @@ _THINGS_AT = re.compile(
 _HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
 _RECALL_TRIGGERS = frozenset(
     "say said mention mentioned told again remind think sorry once asked missed forgot forgotten zoned "
-    "spaced tuned follow catch".split()
+    "spaced tuned follow catch understand".split()
 )
 # Chat interjections and asides before the question itself: no term of what is asked.
 _LEAD_IN = re.compile(
