@@ -1086,6 +1086,24 @@ _LIFE_GROUPS.append(
     (" ".join(words for words, _ in _LIFE_S10), "|".join(f"(?:{pattern})" for _, pattern in _LIFE_S10))
 )
 _LIFE = tuple((frozenset(words.split()), re.compile(pattern)) for words, pattern in _LIFE_GROUPS)
+# word -> the _LIFE patterns it opens, so a message tries only the groups one of its words belongs to
+# (a scan of every group's word set was ~10 % of the rules' time on short dialogs)
+_LIFE_BY_WORD: dict[str, tuple[re.Pattern[str], ...]] = {}
+for _group, _pattern in _LIFE:
+    for _word in _group:
+        _LIFE_BY_WORD[_word] = (*_LIFE_BY_WORD.get(_word, ()), _pattern)
+
+
+def _life_aside(ctx: Context) -> bool:
+    """One of the _LIFE groups has a word in the message and its pattern matches."""
+    tried: set[re.Pattern[str]] = set()
+    for word in ctx.wordset.intersection(_LIFE_BY_WORD):
+        for pattern in _LIFE_BY_WORD[word]:
+            if pattern not in tried:
+                tried.add(pattern)
+                if ctx.finds(pattern):
+                    return True
+    return False
 
 
 # Every _OFF_TOPIC pattern needs one of these words.
@@ -1215,7 +1233,7 @@ def _off_topic_alone(ctx: Context) -> bool:
         return True
     if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and _OFF_TOPIC.search(lower):
         return True
-    if any(not words.isdisjoint(group) and ctx.finds(pattern) for group, pattern in _LIFE):
+    if _life_aside(ctx):
         return True
     if not words.isdisjoint(_CHITCHAT_TRIGGERS) and _CHITCHAT.search(lower):
         return True
