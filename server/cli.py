@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import secrets
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 
+from server import supervise
 from server.cli_common import settings_or_exit
 from server.settings import REPO_ROOT, Settings
 
@@ -63,67 +62,6 @@ def _worker_queues(settings: Settings, qc_workers: int) -> list[str]:
     return queues
 
 
-STOP_SECONDS = 20.0  # what `avd serve` gives its processes to stop before it kills them
-
-
-class _StopSignals:
-    """SIGTERM / SIGINT (Ctrl-C) for ``avd serve``: the first asks for a graceful stop, a second
-    forces it (whatever still runs is killed at once)."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, signum: int, frame: object) -> None:
-        self.count += 1
-
-    @property
-    def forced(self) -> bool:
-        return self.count > 1
-
-
-def _start_child(cmd: list[str]) -> subprocess.Popen:
-    """A child in a process group of its own: a stop signals the child alone (uvicorn and rq each
-    shut down their own way), a kill takes the whole group (uvicorn's worker processes too)."""
-    return subprocess.Popen(cmd, start_new_session=True)
-
-
-def _group_left(proc: subprocess.Popen) -> bool:
-    """Whether anything of a child's process group still runs: the child, or what it started."""
-    if proc.poll() is None:
-        return True
-    try:
-        os.killpg(proc.pid, 0)
-    except (ProcessLookupError, PermissionError):
-        return False
-    return True
-
-
-def _stop_children(children: dict[str, subprocess.Popen], timeout: float, signals: _StopSignals) -> list[str]:
-    """Stop every child within one shared deadline; returns the names of those that were killed.
-
-    Each gets SIGTERM: uvicorn stops accepting connections and drains them, an rq worker finishes
-    its job (rq's warm shutdown). Whatever still runs ``timeout`` seconds later, or at once on a
-    second signal, is killed with its process group (SIGKILL): a worker that retries a Redis that
-    went away, or a lifespan that hangs, cannot keep ``avd serve`` from exiting.
-    """
-    for proc in children.values():
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while any(p.poll() is None for p in children.values()) and not signals.forced:
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(0.05)
-    killed = [name for name, proc in children.items() if _group_left(proc)]
-    for name in killed:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(children[name].pid, signal.SIGKILL)
-    for proc in children.values():
-        proc.wait()
-    return killed
-
-
 def _server_command(settings: Settings, host: str, port: int, workers: int, stop_timeout: float) -> list[str]:
     """uvicorn serving the app, as its own process; it cancels requests still running after half
     the stop timeout, so its lifespan (Redis and database closed) runs before the deadline."""
@@ -158,7 +96,7 @@ def _run_server(
     port: int,
     workers: int,
     qc_workers: int = 1,
-    stop_timeout: float = STOP_SECONDS,
+    stop_timeout: float = supervise.STOP_SECONDS,
 ) -> None:
     """Start uvicorn and the QC workers as child processes and watch them; without REDIS_URL, first
     start the embedded Redis they share, which this process owns and stops last.
@@ -169,7 +107,7 @@ def _run_server(
     from server.db.migrate import upgrade
     from server.redis_conn import EmbeddedRedis
 
-    signals = _StopSignals()
+    signals = supervise.StopSignals()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, signals)
     upgrade(settings.resolved_database_url)
@@ -183,9 +121,9 @@ def _run_server(
         commands[f"worker {n} ({queue})"] = [sys.executable, "-m", "server.qc.worker", queue]
     children: dict[str, subprocess.Popen] = {}
     try:
-        _start_and_watch(children, commands, signals)
+        supervise.start_and_watch(children, commands, signals)
     finally:
-        killed = _stop_children(children, stop_timeout, signals)
+        killed = supervise.stop_children(children, stop_timeout, signals)
         if embedded:
             embedded.close()
     if killed:
@@ -193,20 +131,6 @@ def _run_server(
         raise typer.Exit(1)
     if not signals.count:  # the server exited by itself
         raise typer.Exit(children["server"].returncode or 1)
-
-
-def _start_and_watch(
-    children: dict[str, subprocess.Popen], commands: dict[str, list[str]], signals: _StopSignals
-) -> None:
-    """Start each command into ``children``; return on a stop signal or once the server (the
-    first) has exited (a port in use, a crash), since the workers are no use without it."""
-    for name, cmd in commands.items():
-        children[name] = _start_child(cmd)
-    server = next(iter(children.values()))
-    while not signals.count and server.poll() is None:
-        time.sleep(0.2)
-    if not signals.count:
-        console.print(f"[red]the server exited (code {server.returncode}); stopping the workers[/red]")
 
 
 @app.command()
@@ -218,7 +142,7 @@ def serve(
     stop_timeout: Annotated[
         float,
         typer.Option(min=0, help="Seconds all processes get to stop on SIGTERM/Ctrl-C before being killed."),
-    ] = STOP_SECONDS,
+    ] = supervise.STOP_SECONDS,
 ) -> None:
     """Run the service as configured (DATABASE_URL, REDIS_URL, AVD_* or AVD_SETTINGS_FILE).
 

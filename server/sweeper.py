@@ -19,9 +19,7 @@ from server.dialog import protocol as p
 from server.dialog.machine import DeadlineFired
 from server.dialog.runtime import DialogRuntime
 from server.lobby import Joined, Match, Step
-from server.redis_conn import MAX_RETRY_SECONDS as MAX_RETRY_SECONDS  # the back-off is shared
 from server.redis_conn import FailureStreak, cancel_and_wait
-from server.redis_conn import retry_delay as retry_delay
 from server.relay import Sender
 from server.services import Services
 
@@ -56,7 +54,7 @@ class Sweeper:
 
     async def _loop(self) -> None:
         """Tick every sweep interval; while ticks fail (Redis or the database away), back off up
-        to ``MAX_RETRY_SECONDS`` and log one traceback, not one per tick."""
+        to ``redis_conn.MAX_RETRY_SECONDS`` and log one traceback, not one per tick."""
         last_sync = time.monotonic()
         interval = self.s.settings.sweep_interval_seconds
         streak = FailureStreak("sweeper tick", log, interval)

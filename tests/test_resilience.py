@@ -376,7 +376,7 @@ async def test_staying_away_past_the_grace_period_abandons(
 
 def test_the_sweeper_backs_off_while_its_ticks_fail() -> None:
     """Failed ticks (Redis away) double the wait up to 2 s; a success returns to the interval."""
-    from server.sweeper import MAX_RETRY_SECONDS, retry_delay
+    from server.redis_conn import MAX_RETRY_SECONDS, retry_delay
 
     assert retry_delay(0.05, 0) == 0.05
     waits = [retry_delay(0.05, n) for n in range(1, 12)]
