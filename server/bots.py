@@ -124,8 +124,9 @@ class Bot:
             reply.raise_for_status()
             self.token = reply.json()["token"]
         url = self.base_url
-        try:
-            await asyncio.wait_for(self._session(url, join=True), timeout)
+        try:  # not wait_for, which can lose a cancellation on 3.11 (server/ws.py _hello)
+            async with asyncio.timeout(timeout):
+                await self._session(url, join=True)
         except TimeoutError:
             self.result.outcome = "bot_timeout"
         return self.result

@@ -108,7 +108,8 @@ class Connection:
     async def close(self) -> None:
         if self._writer is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._writer, 2)
+                async with asyncio.timeout(2):  # not wait_for: see _hello
+                    await self._writer
         self._broken = True
 
 
@@ -215,7 +216,11 @@ class WorkerSocket:
 
     async def _hello(self, ws: WebSocket, conn: Connection) -> tuple[str, str] | None:
         try:
-            raw = await asyncio.wait_for(receive_text(ws), timeout=15)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for returns the frame instead of
+            # raising when the handler is cancelled as the frame arrives (CPython gh-86296), and
+            # the cancelled handler would go on to serve the worker
+            async with asyncio.timeout(15):
+                raw = await receive_text(ws)
         except TimeoutError:
             await self._fatal(ws, conn, "no_hello", "The first frame must be 'hello'.")
             return None

@@ -116,8 +116,9 @@ async def live_stream(
         ends = time.monotonic() + seconds
         async with feed.listen() as queue:
             while (left := ends - time.monotonic()) > 0:
-                try:
-                    state = await asyncio.wait_for(queue.get(), min(left, KEEPALIVE_SECONDS))
+                try:  # not wait_for, which can lose a cancellation on 3.11 (server/ws.py _hello)
+                    async with asyncio.timeout(min(left, KEEPALIVE_SECONDS)):
+                        state = await queue.get()
                 except TimeoutError:
                     yield ": keep-alive\n\n"
                     continue

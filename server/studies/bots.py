@@ -112,4 +112,5 @@ class RaterBot:
 async def run_bots(bots: list[RaterBot], timeout: float = 300.0) -> list[dict[str, Any]]:
     """Run bots concurrently (one HTTP client) and return each one's final reply."""
     async with httpx.AsyncClient(timeout=30) as client:
-        return await asyncio.wait_for(asyncio.gather(*(b.run(client) for b in bots)), timeout)
+        async with asyncio.timeout(timeout):  # not wait_for: it can lose a cancellation on 3.11
+            return await asyncio.gather(*(b.run(client) for b in bots))
