@@ -205,13 +205,17 @@ def _hush(words: list[str]) -> bool:
     return hushed
 
 
-# "Forty, I said.", "Six men, as I said.", "About thirty, like I said before.": a bare count repeated with a
-# reminder that it was given already is still a bare count (the reminder describes nothing). Colours and
-# other words are left alone: the labeled batches disagree on "White and red, as I said."
+# "Forty, I said.", "Six men, as I said.", "Red, like I said.", "Thick, as I bloody said.", "Five, as
+# mentioned.", "Clean, I said already.", "Twelve, I wrote it in Spanish.": a bare reply of one or two words
+# repeated with a reminder that it was given already is still a bare reply (the reminder describes nothing;
+# the labeling guide's "Red, like I said."). Only a reminder that ends the message counts: "Four, I said
+# it already. Pay attention." and "I just said, a thistle." are left as the older batches label them.
+_REMINDER_VERB = r"(?:said|told(?: you| u)?|answered|mentioned|wrote|typed|explained|put)"
 _SAID_BEFORE = re.compile(
-    r",? (?:(?:like|as|same as) i (?:said|told(?: you)?|answered|mentioned)|i (?:already |just )?"
-    r"(?:said|told(?: you)?|answered)(?: (?:it|that))?|same as (?:before|i said))"
-    r"(?: (?:before|already|twice|earlier))*[.!]*$"
+    r",? (?:(?:like|as|same as) (?:i(?:'ve| have)? )?(?:(?:already|just|bloody|damn|literally) )?"
+    rf"{_REMINDER_VERB}|i (?:(?:already|just|bloody|literally) )?{_REMINDER_VERB}(?: (?:it|that|so))?"
+    r"|same as (?:before|i said))"
+    r"(?: (?:before|already|twice|earlier|above|first|in [a-z]+))*[.!]*$"
 )
 _COUNTS = frozenset(
     """
@@ -220,22 +224,43 @@ _COUNTS = frozenset(
     """.split()
 )
 _ABOUT = frozenset("about around roughly maybe approximately nearly almost".split())
-_REMINDER_WORDS = frozenset("said told answered mentioned before".split())
+_REMINDER_WORDS = frozenset("said told answered mentioned wrote typed explained before".split())
+# "Thirty or so", "Red and yellow", "fifty-ish": still one or two words of answer
+_ROUGHLY_TAIL = (["or", "so"], ["or", "more"], ["ish"])
 
 
-def _count_said_before(lower: str) -> bool:
-    match = _SAID_BEFORE.search(lower)
+# A word that asks for a thing or a choice: what was asked is more than yes or no.
+_OPEN_ASKERS = frozenset("what what's whats which who whose where how when or".split())
+
+
+def _bare_said_before(ctx: Context) -> bool:
+    match = _SAID_BEFORE.search(ctx.lower)
     if match is None or match.start() == 0:
         return False
-    head = T.words(lower[: match.start()])
-    if head and head[0] in _ABOUT:
+    head = T.words(ctx.lower[: match.start()])
+    about = bool(head) and head[0] in _ABOUT
+    if about:
         head = head[1:]
-    return 0 < len(head) <= 2 and (head[0] in _COUNTS or head[0].isdigit())
+    for tail in _ROUGHLY_TAIL:
+        if head[-len(tail) :] == tail:
+            head = head[: -len(tail)]
+    listed = [w for w in head if w not in _JOINERS]
+    if not 0 < len(listed) <= (1 if about else 2) or "or" in head:
+        return False  # "Five or six, as I told you.": a range is an estimate, as the batches label it
+    if any(w in T.STOPWORDS and w not in _DESCRIPTIVE for w in listed):
+        return False  # "You idiot, I just told you.": no reply repeated, only the partner told off
+    if listed[0] in _COUNTS or listed[0].isdigit():
+        return True
+    # a word that is no count repeats a thing or a choice asked for ("Red, like I said." after "What
+    # colour?"); after a yes/no question it corrects the question ("Startled, like I said." after "Does
+    # the tiger look frightened?"), which the labeled batches leave alone
+    asked = T.words(T.normalise(str(ctx.history[-1].get("text", "")))) if ctx.history else []
+    return not _OPEN_ASKERS.isdisjoint(asked) and not (len(head) == 2 and head[0] in _AFFIRM)
 
 
 def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     words = ctx.words
-    if not _REMINDER_WORDS.isdisjoint(words) and _count_said_before(ctx.lower):
+    if not _REMINDER_WORDS.isdisjoint(words) and _bare_said_before(ctx):
         return True
     if _courtesy_reply(ctx) or _WELL_BEING_BACK.match(ctx.lower) or _brief_ask_back(ctx):
         return False
