@@ -19,6 +19,7 @@ import redis
 from rq import Queue, Worker
 
 from server.qc.jobs import queue_name, semantic_queue_name
+from server.qc.worker import TEARDOWN_SECONDS
 from server.redis_conn import EmbeddedRedis
 from server.settings import Settings
 from tests.conftest import free_port, settings_env
@@ -90,7 +91,8 @@ def test_serve_starts_the_server_and_its_workers(settings_factory, tmp_path, sem
 @pytest.mark.parametrize(
     "outage, stop_timeout, signals",
     [
-        ("hangs", 3, 1),  # a worker blocks in rq's warm shutdown, asking Redis: killed at the deadline
+        ("hangs", 20, 1),  # all stop by themselves: a worker gives up noting its end after 3 s
+        ("hangs", 1, 1),  # what still waits on Redis (that worker) is killed at the deadline
         ("hangs", 300, 2),  # ... or at once on a second SIGTERM
         ("gone", 3, 1),  # workers and server retry a Redis that went away
     ],
@@ -128,4 +130,5 @@ def test_serve_stops_within_its_timeout_when_redis_is_lost(
         log.read_text(),
     )  # the bound, and slack for a loaded machine
     if outage == "hangs":
-        assert code == 1 and "killed" in log.read_text(), (code, log.read_text())
+        killed = stop_timeout < TEARDOWN_SECONDS or signals == 2
+        assert code == int(killed) and ("killed" in log.read_text()) == killed, (code, log.read_text())

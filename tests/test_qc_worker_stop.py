@@ -1,0 +1,68 @@
+"""A QC worker told to stop (SIGTERM) exits within seconds even when its Redis hangs or is gone.
+
+rq's teardown asks Redis under a socket timeout of about 7 minutes (server.qc.worker.QCWorker):
+with Redis hung a stopped worker took that long to exit (the test's 30 s wait saw it still
+running), and with Redis gone it exited with a traceback. Each test runs its own redis-server
+(the embedded one), since it stops it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import redis
+from rq import Queue, Worker
+
+from server.qc.worker import TEARDOWN_SECONDS
+from server.redis_conn import EmbeddedRedis
+
+
+def start_worker(url: str, queue: str, log: Path) -> subprocess.Popen:
+    """A QC worker process on ``queue``, once it has registered with Redis."""
+    env = dict(os.environ, REDIS_URL=url)
+    cmd = [sys.executable, "-m", "server.qc.worker", queue]
+    proc = subprocess.Popen(cmd, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    connection = redis.Redis.from_url(url)
+    deadline = time.monotonic() + 60
+    while not Worker.all(connection=connection, queue=Queue(queue, connection=connection)):
+        assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    connection.close()
+    return proc
+
+
+@pytest.mark.parametrize("outage", ["hangs", "gone", "none"])
+def test_a_stopped_worker_exits_within_seconds_whatever_redis_does(tmp_path: Path, outage: str) -> None:
+    own = EmbeddedRedis(tmp_path / "redis")
+    log = tmp_path / "worker.log"
+    proc = start_worker(own.url, "stop-test-semantic", log)  # not a "-qc" queue: no rules warm-up
+    pid = own.pid
+    try:
+        time.sleep(0.3)  # the worker waits for a job (BLPOP)
+        if outage == "hangs":
+            os.kill(pid, signal.SIGSTOP)  # Redis accepts connections and never answers
+        elif outage == "gone":
+            own.close()
+        started = time.monotonic()
+        proc.terminate()
+        try:
+            code = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            code = None
+        took = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if outage == "hangs":
+            os.kill(pid, signal.SIGCONT)
+        own.close()
+    assert code == 0, (code, log.read_text())
+    assert took < TEARDOWN_SECONDS + 3, (took, log.read_text())  # the bound, and slack for a loaded machine
+    assert "Traceback" not in log.read_text()
+    assert ("exiting" in log.read_text()) == (outage != "none"), log.read_text()
