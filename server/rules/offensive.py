@@ -30,7 +30,8 @@ _BLOCKLIST_WORDS = (
     r"nigg\w*|fag(?:s|got\w*)?|spic|kike|chink|tranny|"
     # swearing in the languages workers switch into ("puta madre", "merde", "kurwa")
     r"putas?|putain|mierda|joder|co[nñ]o|cabr[oó]n\w*|pendej\w*|merde|connard\w*|salope|"
-    r"schei(?:ss|ß)e|arschloch|cazz[oi]|vaffanculo|stronz[oi]|kurwa|blyat|bhenchod|behenchod|"
+    r"schei(?:ss|ß)e|arschloch|cazz[oi]|vaffanculo|stronz[oi]|kurwa|blyat|bljat|blyad|bljad|pizdets|pizdec|"
+    r"bhenchod|behenchod|"
     r"madarchod|chutiya|putang ?ina|tangina|gago|porra|carajo|caralho|merda|foda-?se|fokken|fok|"
     r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
     r"shut (?:your|ur) (?:mouth|face|trap|gob|pie ?hole)|watch (?:your|ur) mouth|"
@@ -61,6 +62,9 @@ _BLOCKLIST_PHRASES = re.compile(
     # the partner called blind or stupid without a swear word
     r"|\b(?:are|r) (?:you|u) (?:\w+ )?"
     r"(?:blind|deaf|stupid|dumb|dense|thick|brain-?dead|illiterate|senile|daft)\b"
+    # ... and without the verb, as many Englishes ask: "you deaf ah?", "u blind or what", "You stupid?"
+    r"|\b(?:you|u) (?:blind|deaf|stupid|dumb|dense|brain-?dead|illiterate|senile|daft)"
+    r"(?= *(?:[?!.,]|$| (?:or|ah|eh|lah?|o|na|bro|man|mate)\b))"
     r"|\b(?:do|have) (?:you|u) (?:even )?(?:got |have )?(?:eyes|a brain)(?= *(?:[?!.,]|$))\b"
 )
 # Starred-out swearing, which needs one of the symbols: searched only in a text that has one.
@@ -230,8 +234,10 @@ _INSULT = re.compile(
             r"\bworst (?:partner|answerer|questioner|person|player|teammate|worker) (?:ever|in the world|"
             r"of all time)\b",
             # "bloody" said of the artwork or the partner's words: "it's bloody stunning", "speak bloody
-            # english"; not "the knife is bloody", "his face is bloody from the fight"
-            r"\b(?:it's|its|it is|that's|thats|so|really|(?:speak|write|use|learn|answer|read)) bloody "
+            # english", "as I bloody said" (before a verb, after a pronoun, it can only swear); not "the knife
+            # is bloody", "his face is bloody from the fight"
+            r"\b(?:it's|its|it is|that's|thats|so|really|i|you|u|we|(?:speak|write|use|learn|answer|read)) "
+            r"bloody "
             r"(?!(?:at|on|in|from|with|and|or|to|by|red|all|over|where|when|that)\b)[a-z]+",
             r"\bfor (?:god'?s|gods|christ'?s|christs) sake\b"
             r"|^(?:oh |good )?(?:jesus(?: christ)?|jeez|geez) (?:i|i've|i'm|you|u|ur|just|stop)\b",
@@ -329,7 +335,7 @@ _MASK = re.compile(
     r"drunk(?:en)?|butt|balls?|screws?|suck(?:s|ed|ing|les|led)|gay|jew(?:s|ish)?|black|muslims?|"
     r"africans?|indians?|gypsy|gypsies|slaves?|penis|genitals|dick|pee(?:ing)?|urinat\w*|executioner|"
     r"whites?|die[sd]?|dying|pigs?|cows?|rats?|\w+-looking|mouths?|licks?|licking|spit(?:s|ting)?|"
-    r"swallows?|wet|blow(?:s|ing|n)?|shut(?! (?:up|it|your|the \w+ up)))\b"
+    r"swallows?|wet|blow(?:s|ing|n)?|sick(?:ening|ens)?|shut(?! (?:up|it|your|the \w+ up)))\b"
 )
 
 
