@@ -1315,7 +1315,10 @@ class NotAQuestionConfig(LearnedRuleConfig):
 
 # Words a question may open with before its question word ("so what is...", "btw is the...").
 _LEAD_IN = re.compile(
-    r"^(?:(?:so|and|but|also|then|now|ok|okay|alright|right|great|cool|nice|well|hmm+|btw|oh|ah)[,.!]*\s+)+"
+    # stretched as in chat ("sooo is it crowded", "ohhh") and the interjections of other Englishes ("eh",
+    # "wah", "aiyo")
+    r"^(?:(?:so+|and|but|also|then|now|ok+|okay|alright|right|great|cool|nice|well|hmm+|btw|oh+|ah+|um+|"
+    r"uh+|eh+|wah+|aiyo+)[,.!]*\s+)+"
 )
 
 
@@ -1361,9 +1364,16 @@ _FOREIGN_ASK = re.compile(
 _FOREIGN_PLEASE = (" por favor", " per favore", " s'il vous plaît", " s'il te plaît", " bitte")
 
 
+# Greek asks with ";" (U+037E, which Unicode folds into the semicolon): "Τι φοράει;" ends with a Greek word.
+_GREEK_ASKED = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]\s*[;\u037e]\s*$")
+
+
 def is_question(ctx: Context) -> bool:
     text = ctx.text
-    if "?" in text or (not text.isascii() and any(mark in text for mark in _QUESTION_MARKS)):
+    if "?" in text or (
+        not text.isascii()
+        and (any(mark in text for mark in _QUESTION_MARKS) or _GREEK_ASKED.search(text) is not None)
+    ):
         return True
     if _MID_QUESTION.search(ctx.lower):
         return True
