@@ -5,14 +5,18 @@ Redis that went away, a lifespan that hangs) can keep the service from exiting."
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
+from collections.abc import Callable
 
 from server.cli_common import console
 
 STOP_SECONDS = 20.0  # what `avd serve` gives its processes to stop before it kills them
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent dies (Linux)
 
 
 class StopSignals:
@@ -30,10 +34,32 @@ class StopSignals:
         return self.count > 1
 
 
+def stop_when_parent_dies(parent: int) -> Callable[[], None]:
+    """What a child runs before it starts its command (``preexec_fn``): on Linux, ask the kernel
+    for SIGTERM once ``avd serve`` dies, so that a SIGKILL of it (an OOM kill, ``kill -9``) leaves
+    no server or worker behind, still holding the port or taking jobs. SIGTERM, not SIGKILL: each
+    child then stops as on any stop (uvicorn stops its own worker processes, which a SIGKILL of it
+    would leave running). The request survives the exec; it fires when the thread that started the
+    child ends, so children must be started from the main thread."""
+
+    libc = ctypes.CDLL(None, use_errno=True)  # looked up here: the child does little between fork and exec
+
+    def request() -> None:
+        if not sys.platform.startswith("linux"):
+            return
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+        if os.getppid() != parent:  # it died before the request: no signal will come
+            os._exit(1)
+
+    return request
+
+
 def start_child(cmd: list[str]) -> subprocess.Popen:
     """A child in a process group of its own: a stop signals the child alone (uvicorn and rq each
-    shut down their own way), a kill takes the whole group (uvicorn's worker processes too)."""
-    return subprocess.Popen(cmd, start_new_session=True)
+    shut down their own way), a kill takes the whole group (uvicorn's worker processes too). It
+    stops by itself if ``avd serve`` dies (``stop_when_parent_dies``)."""
+    return subprocess.Popen(cmd, start_new_session=True, preexec_fn=stop_when_parent_dies(os.getpid()))
 
 
 def group_left(proc: subprocess.Popen) -> bool:

@@ -132,3 +132,24 @@ def test_serve_stops_within_its_timeout_when_redis_is_lost(
     if outage == "hangs":
         killed = stop_timeout < TEARDOWN_SECONDS or signals == 2
         assert code == int(killed) and ("killed" in log.read_text()) == killed, (code, log.read_text())
+
+
+def test_the_children_stop_when_avd_serve_is_killed(settings, tmp_path):
+    """A SIGKILL of `avd serve` (an OOM kill, ``kill -9``) gives it no chance to stop its children:
+    the kernel sends each one SIGTERM (server.supervise.stop_when_parent_dies), and uvicorn stops
+    its own worker processes. Without that they all ran on, serving the port and the queue."""
+    log = tmp_path / "serve.log"
+    options = ("--qc-workers", "1", "--workers", "2")
+    proc = start_serving(settings, log, {queue_name(settings.study): 1}, *options)
+    tree = psutil.Process(proc.pid).children(recursive=True)
+    try:
+        assert len(tree) >= 4, tree  # uvicorn, its 2 worker processes, the QC worker
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 20  # a few seconds, and slack for a loaded machine
+        while survivors(tree) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = survivors(tree)
+    finally:
+        stop_for_good(proc, tree)
+    assert not left, (left, log.read_text())
