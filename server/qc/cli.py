@@ -18,6 +18,7 @@ from rq.job import Job
 
 from server.cli_common import settings_or_exit
 from server.settings import Settings
+from server.supervise import stop_when_parent_dies
 
 app = typer.Typer(help="Quality control of finished dialogs.")
 console = Console(stderr=True, soft_wrap=True)
@@ -96,6 +97,7 @@ def _run_jobs(settings: Settings, ids: list[str], force: bool, workers: int) -> 
                 subprocess.Popen(
                     [sys.executable, "-m", "server.qc.worker", queue_name(settings.study), "--burst"],
                     env=env,
+                    preexec_fn=stop_when_parent_dies(os.getpid()),  # a kill -9 of this leaves none
                 )
             )
         totals: dict[str, int] = {}
@@ -144,7 +146,10 @@ def worker(
         raise typer.Exit(2)
     name = semantic_queue_name(settings.study) if semantic else queue_name(settings.study)
     args = [sys.executable, "-m", "server.qc.worker", name]
-    raise typer.Exit(subprocess.call(args + (["--burst"] if burst else [])))
+    # the worker stops when this process dies, even by SIGKILL or a SIGTERM sent to it alone
+    raise typer.Exit(
+        subprocess.call(args + (["--burst"] if burst else []), preexec_fn=stop_when_parent_dies(os.getpid()))
+    )
 
 
 @app.command("semantic")
