@@ -15,6 +15,7 @@ from pydantic import Field
 from server.rules import text as T
 from server.rules.answers import asks_back
 from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
+from server.rules.opinions import BEING_STATES, opinion_parts
 from server.rules.questions import is_question
 
 
@@ -51,15 +52,37 @@ def _analyse(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return stems, (frozenset() if stems else _frame_key(words))
 
 
+# A question put for confirmation ("Is the charge thrilling?"), not one that asks for a count or a thing.
+_YES_NO_OPENERS = [
+    [w] for w in "is are was were does do did can could would will has have isn't aren't".split()
+]
+
+
+def restates_judgement(ctx: Context, text: str) -> bool:
+    """Whether the question asks the opinion's judgement of its subject ("Is the charge thrilling?" after
+    "The galloping horses and the flags make the charge thrilling."): a judgement word, a word of the
+    subject, and at most one content word the opinion does not have. A pronoun is not enough ("Is he
+    angry?" checks a person's look, as the labeled batches have it)."""
+    parts = opinion_parts(text)
+    mine = ctx.stems
+    if parts is None or mine.isdisjoint(parts.judgement) or mine.isdisjoint(parts.subject):
+        return False
+    if len(mine - parts.subject - parts.judgement) > 1 or not (mine & parts.judgement) - BEING_STATES:
+        return False  # "Is the boy happy?", "is she angry at the cats": what a depicted being shows
+    return T.words(_LEAD_IN.sub("", ctx.lower))[:1] in _YES_NO_OPENERS
+
+
 def detect_copies_opinion(ctx: Context, cfg: CopiesOpinionConfig) -> bool:
     if not ctx.opinions:
         return False
     mine = ctx.stems
-    if len(mine) < cfg.min_shared_words:
+    if not mine:
         return False
     for text in _texts(ctx.opinions):
         shared = len(mine & _analyse(text)[0])
         if shared >= cfg.min_shared_words and shared / len(mine) >= cfg.min_overlap:
+            return True
+        if shared and restates_judgement(ctx, text):
             return True
     return False
 
