@@ -90,6 +90,14 @@ def _server_command(settings: Settings, host: str, port: int, workers: int, stop
     ]
 
 
+def _health_url(host: str, port: int) -> str:
+    """Where this machine reaches the server's health check (a wildcard address means loopback)."""
+    local = {"0.0.0.0": "127.0.0.1", "::": "[::1]", "": "127.0.0.1"}.get(host, host)
+    if ":" in local and not local.startswith("["):
+        local = f"[{local}]"
+    return f"http://{local}:{port}/healthz"
+
+
 def _run_server(
     settings: Settings,
     host: str,
@@ -121,7 +129,7 @@ def _run_server(
         commands[f"worker {n} ({queue})"] = [sys.executable, "-m", "server.qc.worker", queue]
     children: dict[str, subprocess.Popen] = {}
     try:
-        supervise.start_and_watch(children, commands, signals)
+        supervise.start_and_watch(children, commands, signals, _health_url(host, port))
     finally:
         killed = supervise.stop_children(children, stop_timeout, signals)
         if embedded:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 
 from server.cli_common import console
@@ -99,15 +101,36 @@ def stop_children(children: dict[str, subprocess.Popen], timeout: float, signals
     return killed
 
 
+def answers(health_url: str) -> bool:
+    """Whether the server at ``health_url`` reports itself healthy (database and Redis checked)."""
+    try:
+        with urllib.request.urlopen(health_url, timeout=1) as response:
+            return json.load(response).get("status") == "ok"
+    except (OSError, ValueError):
+        return False
+
+
 def start_and_watch(
-    children: dict[str, subprocess.Popen], commands: dict[str, list[str]], signals: StopSignals
+    children: dict[str, subprocess.Popen],
+    commands: dict[str, list[str]],
+    signals: StopSignals,
+    health_url: str | None = None,
 ) -> None:
     """Start each command into ``children``; return on a stop signal or once the server (the
-    first) has exited (a port in use, a crash), since the workers are no use without it."""
+    first) has exited (a port in use, a crash), since the workers are no use without it.
+
+    With ``health_url``, say once when the server first answers it: a cold start (migrations,
+    fitting the rule classifiers) can take a minute on a slow machine, and a researcher who opens
+    the printed URLs before then sees only "connection refused"."""
     for name, cmd in commands.items():
         children[name] = start_child(cmd)
     server = next(iter(children.values()))
+    if health_url:
+        console.print("Starting... (the first start can take a minute)")
     while not signals.count and server.poll() is None:
+        if health_url and answers(health_url):
+            console.print(f"[green]Ready:[/green] {health_url} answers")
+            health_url = None
         time.sleep(0.2)
     if not signals.count:
         console.print(f"[red]the server exited (code {server.returncode}); stopping the workers[/red]")

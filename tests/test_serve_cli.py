@@ -76,6 +76,12 @@ def test_serve_starts_the_server_and_its_workers(settings_factory, tmp_path, sem
     proc = start_serving(settings, log, expected, "--qc-workers", "2")
     tree = psutil.Process(proc.pid).children(recursive=True)
     try:
+        deadline = time.time() + 30  # it says when the server first answers, once
+        while "Ready:" not in log.read_text():
+            assert time.time() < deadline, log.read_text()
+            time.sleep(0.2)
+        assert log.read_text().count("Ready:") == 1
+        assert log.read_text().index("Starting") < log.read_text().index("Ready:")
         proc.terminate()
         assert proc.wait(60) == 0, log.read_text()  # all stopped by themselves: nothing killed
     finally:
