@@ -150,7 +150,8 @@ _THANKS_FOR = re.compile(
 
 # A sign-off made only of acknowledgements, "that was my last question" and thanks: no content.
 _ACK = (
-    r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|good|got it|i see|"
+    r"(?:ok|okay|alright|all right|great|cool|nice|perfect|awesome|wonderful|excellent|(?:very )?good|got it|"
+    r"i see|"
     r"ah|oh|right(?: so)?|fine|my pleasure|well|fair enough|sound|grand|lovely|top|that'll do(?: me)?|"
     r"kk?|ha|haha|anyhow|anyway|gg|"
     r"bye(?: now| then)?|hooroo|totsiens|sl[aá]n|doei|cheerio|laters)"
@@ -158,7 +159,7 @@ _ACK = (
 _CLOSE = (
     r"(?:that(?:'s| is| was|s)? (?:all|it|everything|enough|plenty|my (?:last|final) (?:question|one)|"
     r"the (?:last|final) (?:question|one))"
-    r"(?: (?:from me|for me|for now|i (?:wanted|needed|had) to (?:ask|know)|i had|i (?:wanted|needed)|"
+    r"(?: (?:from me|for me|for now|i (?:wanted|needed|had) to (?:ask|know)|i had|i (?:wanted|needed|need)|"
     r"then))?|"
     # a farewell closing the thanks: "I am most grateful for your help. Good day."
     r"good (?:day|night)(?: to (?:you|u))?|"
@@ -184,7 +185,8 @@ _THANKS = (
     r"(?:thanks|(?:i )?thank (?:you|u|ya)(?: kindly)?|thx|tnx|thnx|thanx|ty|many thanks|cheers|"
     r"much appreciated|"
     r"i(?:'m| am) (?:most |very |so |really |truly |ever so )?grateful|"
-    rf"i appreciate (?:it|that|your help)|{_FOREIGN_THANKS}){_HONORIFIC}"
+    rf"i (?:do |really |truly )?appreciate (?:it|that|your (?:help|patience|time|answers|kindness))|"
+    rf"{_FOREIGN_THANKS}){_HONORIFIC}"
     r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads|a million|mate|a mil))?"
     r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being|kind|"
     r"help|patience|time)"
@@ -386,6 +388,7 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
         or _COURTESY_ONLY.match(lower)
         or _THANKS_FOR.match(lower)
         or (_is_sign_off(lower) if not ctx.wordset.isdisjoint(_SIGN_OFF_TRIGGERS) else False)
+        or (len(lower) < 80 and not ctx.wordset.isdisjoint(_READY_TRIGGERS) and bool(_READY.match(lower)))
         or _answers_well_being(ctx)
         or _emoji_courtesy_reply(ctx)
         or _courtesy_only(ctx)
@@ -397,6 +400,21 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
             and bool(_UNSPACED_COURTESY.search(lower))
         )
     )
+
+
+# "Yes, let's begin, ask me anything.", "ok. ask ur question", "Ready when you are!": a message that only
+# says the chat may start is small talk (the labelled batches call it greeting); "Let's start, what's in
+# the picture?" asks, and "Ask away, I've got nine more of these" is chitchat about the task.
+_READY_PHRASE = (
+    r"(?:(?:let'?s|lets) (?:begin|start|get started|go)|(?:please |you can |go ahead and )?ask (?:me )?"
+    r"(?:anything|away|whatever you (?:want|like))|(?:please |you can )?ask (?:your|ur|the|me your) "
+    r"(?:first )?(?:question|questions)|(?:i'?m |i am )?ready when you are|go ahead|i'?m ready|i am ready)"
+)
+_READY = re.compile(
+    r"^(?:(?:yes|yeah|yep|ok|okay|sure|alright|right|good|great|fine|hi|hello)[,.! ]+)*"
+    rf"{_READY_PHRASE}(?:[,.! ]+{_READY_PHRASE})*[\s,.!:)]*$"
+)
+_READY_TRIGGERS = frozenset("ask let's lets ready ahead".split())
 
 
 def _is_sign_off(lower: str) -> bool:
