@@ -797,7 +797,9 @@ _LIFE_GROUPS = [
         r"|\b(?:i|we) (?:just |recently )?(?:adopted|moved (?:house|to|in)|bought a (?:house|flat|car)|"
         r"had a baby)\b|\bbrings? back (?:my |memories of (?:my|our|when))\b"
         r"|\bwhile (?:we|i) (?:chat|type|talk|do this)\b|\b(?:i'm|i am) doing (?:this|these)\b"
-        r"|\b(?:i|we)(?:'ll|'m going to| will| need to| have to| should)(?: \w+){0,2} (?:log off|leave|"
+        # (not "I'll leave the mood to you", which hands the partner a judgement)
+        r"|\b(?:i|we)(?:'ll|'m going to| will| need to| have to| should)(?: \w+){0,2} (?:log off|"
+        r"leave(?!(?: [\w']+){1,3} (?:to|up to) (?:you|u|yourself)\b)|"
         r"take a (?:short |quick )?break|grab a coffee)\b"
         r"|\b(?:shall|should|can) we (?:take|grab|have) a (?:short |quick )?(?:break|coffee)\b"
         r"|\b(?:i|i've) (?:skipped|missed) (?:breakfast|lunch|dinner)\b",
