@@ -161,13 +161,12 @@ def train(
     w = torch.tensor([applies(r) for r in records])
     rng = random.Random(seed)
     steps_per_epoch = math.ceil(len(data) / batch_size)
-    total = max(1, int(steps_per_epoch * epochs))
-    if max_steps:
-        total = min(total, max_steps)
+    planned = max(1, int(steps_per_epoch * epochs))
+    total = min(planned, max_steps) if max_steps else planned
     head = list(model.head.parameters())
     body = [p for n, p in model.named_parameters() if not n.startswith("head.") and p.requires_grad]
     opt = torch.optim.AdamW([{"params": body, "lr": lr}, {"params": head, "lr": head_lr}], weight_decay=0.01)
-    warm = max(1, total // 16)
+    warm = max(1, planned // 16)  # of the epochs asked for, whatever caps the steps
     plan = {"total": total}
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min((s + 1) / warm, max(0.0, (plan["total"] - s) / max(1, plan["total"] - warm)))
@@ -208,7 +207,7 @@ def train(
                     plan["total"] = max(fits, step + 1)
             if max_minutes is not None and elapsed > 75 * max_minutes:  # the machine got slower
                 log(f"time box overrun: stopping at step {step}", flush=True)
-                break
+                plan["total"] = step  # ends the epoch loop too
     model.eval()
     stats = {"steps": step, "seconds": round(time.monotonic() - start, 1), "lines": len(data)}
     return tokenizer, model, stats
