@@ -901,7 +901,7 @@ def _judges_part(ctx: Context) -> bool:
 _POLITE_START = re.compile(
     r"(?:(?:ok|okay|alright|so|and|then|now|well|great|cool|nice|interesting|thanks|thank you|i see|got it|"
     r"hi+|hello+|hey+|hiya|yo|hi+ there|hello there|hey there|good (?:morning|afternoon|evening|day)|sorry|"
-    r"fine(?: thanks| thank you)?|mmm*|hmm+|anyway|right)[,.! ]+)*"
+    r"fine(?: thanks| thank you)?|mmm*|hmm+|anyway|right|eh+|wah+)[,.! ]+)*"
     r"(?:(?:can|could|would|will) (?:you|u) (?:please |pls |plz |kindly )?|please |pls |plz |kindly )?"
 )
 _POLITE_END = tuple(
@@ -923,6 +923,12 @@ _POLITE_END = tuple(
         "po",
         "ji",
         "na",
+        # sentence particles of Singlish, Malaysian and Nigerian English ("what else got ah?", "tell me lah")
+        "ah",
+        "lah",
+        "leh",
+        "lor",
+        "meh",
         # "sorry, what else was there again"
         "again",
     )
@@ -1001,7 +1007,8 @@ _GENERIC = re.compile(
             # "so what is actually painted on it?"
             r"what(?:'s| is| are) (?:painted|drawn|pictured) (?:in|on) IMG",
             rf"what(?:'s| is| are) (?:being )?(?:depicted|shown|portrayed|happening|going on){_HERE}",
-            r"what (?:do|can|did) (?:you|u) see(?: in IMG)?",
+            # "what you see?", "what else got?": without the auxiliary, as Singlish and many Englishes ask
+            r"what (?:(?:do|can|did) )?(?:you|u) (?:see|got)(?: in IMG)?|what else got(?: in IMG)?",
             r"what does IMG (?:show|depict|look like|contain|portray|represent|have)",
             r"how does IMG look",
             r"what(?:'s| is) (?:the )?(?:main )?(?:subject|topic|theme|content|story)(?: of IMG)?",
@@ -1035,6 +1042,28 @@ class GenericQuestionConfig(LearnedRuleConfig):
     severity: Severity = "soft"
 
 
+def _misspellings(nouns: str) -> dict[str, str]:
+    """Each noun by its letters in any order ("pitcure", "pictrue") and with one letter dropped ("pictre",
+    "paintng"), as dyslexic and hurried typists write it: the key is the sorted letters."""
+    keys: dict[str, str] = {}
+    for noun in nouns.split():
+        keys.setdefault("".join(sorted(noun)), noun)
+        for i in range(len(noun)):
+            keys.setdefault("".join(sorted(noun[:i] + noun[i + 1 :])), noun)
+    return keys
+
+
+_ART_BY_LETTERS = _misspellings("painting picture image artwork photo drawing")
+_AFTER_THE = re.compile(r"\b(the|this|that|your) ([a-z]{5,})\b")
+
+
+def _art_respelt(m: re.Match[str]) -> str:
+    word = m[2]
+    if word in T.ENGLISH_WORDS:
+        return m[0]
+    return f"{m[1]} {_ART_BY_LETTERS.get(''.join(sorted(word)), word)}"
+
+
 def generic_form(lower: str) -> str:
     """The message reduced to its core: politeness trimmed, the artwork named IMG, no end punctuation."""
     core = lower.rstrip(_END_PUNCT)
@@ -1049,6 +1078,7 @@ def generic_form(lower: str) -> str:
         core = _SPOKEN.sub(lambda m: m[1] + "ing" if m[1] else _SPOKEN_AS[m[2]], core)
     if not _FILLER_WORDS.isdisjoint(core.split()):
         core = _FILLER.sub("", core).strip(" ,")
+    core = _AFTER_THE.sub(_art_respelt, core)  # "what is in the pitcure"
     return _IMG.sub("IMG", core).strip()
 
 
