@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from server.rules import answers, language, learned, offensive, overlap, questions, smalltalk
+from server.rules import answers, language, learned, offensive, overlap, prefix, questions, smalltalk
 from server.rules.base import Context, Hit, Rule, RuleResult
 from server.rules.config import RulesConfig
 
@@ -154,11 +154,13 @@ def _model(cfg: RulesConfig, model: learned.Model | None) -> learned.Model | Non
 
 
 def prepare(config: RulesConfig | Mapping[str, Any] | None = None) -> None:
-    """Train the classifiers the configuration uses now, not at the first message (1-3 s once).
+    """Train the classifiers the configuration uses now, not at the first message (1-3 s once), and
+    list the openings of the rules' start-of-message gates (``prefix.PrefixGate``, about a second).
 
     The chat server calls it at start-up, so that no worker's first message waits for training.
     """
     _model(_config(config), None)
+    prefix.build_all()
 
 
 def check(
