@@ -1,6 +1,7 @@
-"""Session 11 (batch 17 as development data): a bare reply of one or two words padded with a reminder that
-it was given already ("Red, like I said.") is a short answer, as the labeling guide says; the reminder may
-be worded many ways ("as mentioned", "I wrote it already", "as I flipping said").
+"""Session 11 (batch 17 as development data): a bare reply of one or two words padded with a reminder
+that it was given already ("Red, like I said.") is a short answer, as the labeling guide says; the
+reminder may be worded many ways ("as mentioned", "I wrote it already", "as I flipping said"). A closing
+particle of Singlish or Malaysian English ("Very big lor.") adds no word of answer.
 
 Sentences written for this test; the detectors run without the classifiers. Each row: the rule, who
 speaks, the message, whether the rule must fire, and what the partner said just before.
@@ -13,6 +14,10 @@ import pytest
 from tests.rule_cases import A, Case, assert_case, case_id, clean, hit
 
 CASES: list[Case] = [
+    # a closing particle of Singlish or Malaysian English is no word of answer
+    hit("short_answer", A, "Very big lor.", before="Is the ship big?"),
+    hit("short_answer", A, "Two only lah.", before="How many dogs?"),
+    clean("short_answer", A, "Two brown dogs lah.", before="What animals are there?"),
     # a count, a colour, a place or a state repeated with a reminder at the end
     hit("short_answer", A, "Seven, as mentioned.", before="How many geese again?"),
     hit("short_answer", A, "Eleven or so, like I wrote.", before="How many people are on the ferry?"),

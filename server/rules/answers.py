@@ -266,7 +266,8 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
         return False
     if len(words) <= 3 and "s" in ctx.lower and _hush(words):
         return False
-    if _word_count(words) < cfg.min_words:
+    # a closing particle of Singlish or Malaysian English ("Quite scary lor.") adds no word of answer
+    if _word_count(words) - (len(words) > 1 and words[-1] in _PARTICLES) < cfg.min_words:
         return not (len(words) > 1 and words[0] in _ASK_BACK_OPENERS and asks_back(ctx.lower))
     if len(words) <= cfg.min_words and not _JOINERS.isdisjoint(words):
         listed = [w for w in words if w not in _JOINERS]
@@ -289,6 +290,7 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
     return empty and not (words[0] not in _AFFIRM and asks_back(ctx.lower))
 
 
+_PARTICLES = frozenset("lah lor leh meh sia".split())
 # Words that open a bare reply even when a question follows ("Sure, why not?").
 _AFFIRM = frozenset(
     "yes yeah yep yup sure ok okay no nope nah maybe right correct true fine alright certainly definitely "
