@@ -1,0 +1,91 @@
+"""The database record of a dialog: every accepted message and form is stored before its ``ack``,
+and the end of a dialog (or a resend) stores again only what a crash left out, without a failed
+insert (one would fail the group commit it joined, sending every batch-mate down the slow path)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import delete, event, func, select
+
+from server.db.models import Dialog, Response, Turn
+from server.dialog.machine import SendMessage, SubmitForm
+from server.dialog.runtime import DialogRuntime
+from server.services import Services
+from server.settings import Settings
+from tests.test_runtime_cache import new_dialog
+
+WHY = "the calm blue water and the soft light of the evening make me feel at ease"
+
+
+@pytest.fixture
+def settings(settings_factory) -> Settings:
+    return settings_factory(rounds=2)
+
+
+def say(role: str, client_id: str, text: str):
+    return lambda now: SendMessage(role, client_id, text, now)  # type: ignore[arg-type]
+
+
+def form(role: str, client_id: str, phase: str):
+    return lambda now: SubmitForm(role, client_id, phase, "contentment", WHY, now)  # type: ignore[arg-type]
+
+
+def failed_statements(services: Services) -> list[str]:
+    """Every statement the database refused from now on (the engine's own error hook)."""
+    failed: list[str] = []
+    event.listen(services.engine.sync_engine, "handle_error", lambda ctx: failed.append(ctx.statement))
+    return failed
+
+
+async def stored(services: Services, dialog_id: str) -> tuple[list[int], list[str]]:
+    async with services.sessions() as db:
+        seqs = (await db.execute(select(Turn.seq).where(Turn.dialog_id == dialog_id))).scalars()
+        phases = (await db.execute(select(Response.phase).where(Response.dialog_id == dialog_id))).scalars()
+        return sorted(seqs), sorted(phases)
+
+
+async def chat(runtime: DialogRuntime, dialog_id: str) -> None:
+    for i in range(2):
+        assert (await runtime.handle(dialog_id, say("questioner", f"q{i}", f"Question {i} here?"))).changed
+        assert (await runtime.handle(dialog_id, say("answerer", f"a{i}", f"Answer {i} here."))).changed
+
+
+async def test_the_end_of_a_dialog_stores_only_what_a_crash_left_out(services: Services, stimuli):
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    await chat(runtime, dialog_id)
+    assert (await runtime.handle(dialog_id, form("questioner", "f1", "before_reveal"))).changed
+    assert (await runtime.handle(dialog_id, form("questioner", "f2", "after_reveal"))).changed
+    # as if the process had died between the Redis commit of message 3 / form f2 and their inserts
+    async with services.sessions() as db:
+        await db.execute(delete(Turn).where(Turn.dialog_id == dialog_id, Turn.seq == 3))
+        await db.execute(
+            delete(Response).where(Response.dialog_id == dialog_id, Response.phase == "after_reveal")
+        )
+        await db.commit()
+    failed = failed_statements(services)
+    out = await runtime.handle(dialog_id, form("answerer", "f3", "answerer"))  # the last step: finalize
+    assert out is not None and out.changed and out.state.final
+    assert await stored(services, dialog_id) == ([1, 2, 3, 4], ["after_reveal", "answerer", "before_reveal"])
+    assert failed == []  # nothing was inserted twice
+    async with services.sessions() as db:
+        row = await db.get(Dialog, dialog_id)
+        assert row is not None and (row.status, row.rounds_done) == ("complete", 2)
+        assert (await db.execute(select(func.count()).where(Turn.dialog_id == dialog_id))).scalar_one() == 4
+
+
+async def test_a_resend_of_a_stored_message_inserts_nothing_and_one_lost_row_is_repaired(
+    services: Services, stimuli
+):
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    await chat(runtime, dialog_id)
+    failed = failed_statements(services)
+    again = await runtime.handle(dialog_id, say("questioner", "q0", "Question 0 here?"))
+    assert again is not None and again.duplicate and failed == []
+    async with services.sessions() as db:  # a crash between the Redis commit and the insert
+        await db.execute(delete(Turn).where(Turn.dialog_id == dialog_id, Turn.seq == 4))
+        await db.commit()
+    again = await runtime.handle(dialog_id, say("answerer", "a1", "Answer 1 here."))
+    assert again is not None and again.duplicate and failed == []
+    assert (await stored(services, dialog_id))[0] == [1, 2, 3, 4]
