@@ -397,7 +397,7 @@ class WorkerSocket:
         seat = await self._seat(worker, conn)
         if seat and await self._chat_cached(conn, seat, client_id, text):
             return
-        snap = await self.runtime.snapshot(seat[0], with_turns=True) if seat else None
+        snap = await self.runtime.snapshot(seat[0]) if seat else None
         screening = None
         if seat and snap:
             screening = await self.moderator.screen(snap, seat[1], worker, client_id, text)

@@ -307,6 +307,32 @@ def test_a_resent_message_is_acknowledged_with_its_original_seq_and_changes_noth
     assert again.state == s1
 
 
+def test_the_messages_client_ids_are_not_stored_with_the_state():
+    """``sent`` grows by one entry a message: the stored JSON leaves it out (the runtime rebuilds it
+    from the message log), so a state read back without it no longer spots the resend by itself."""
+    s = step(started(), SendMessage("questioner", "q-1", "colours?", T0 + 1)).state
+    assert s.sent == {"questioner:q-1": 1} and s.applied == {}
+    stored = s.model_dump_json()
+    assert "q-1" not in stored and "sent" not in stored
+    back = DialogState.model_validate_json(stored)
+    assert back.sent == {} and back.model_dump() == s.model_dump()
+    back.sent = {"questioner:q-1": 1}  # as the runtime does, from the log
+    assert back == s
+    assert step(back, SendMessage("questioner", "q-1", "colours?", T0 + 2)).duplicate
+
+
+def test_a_message_listed_in_applied_by_an_older_server_is_still_a_resend():
+    """States stored before ``sent`` existed list their messages in ``applied``."""
+    s = step(started(), SendMessage("questioner", "q-1", "colours?", T0 + 1)).state
+    old = DialogState.model_validate_json(s.model_dump_json())
+    old.applied["questioner:q-1"] = 1
+    again = step(old, SendMessage("questioner", "q-1", "colours?", T0 + 2))
+    assert again.duplicate and again.effects == [Acknowledge("questioner", "q-1", 1)]
+    words = "the blue and yellow colours described by my partner feel calm and bright to me"
+    reused = step(old, SubmitForm("questioner", "q-1", "before_reveal", "awe", words, T0 + 3))
+    assert reused.error and reused.error[0] == "client_id_reused"
+
+
 def test_a_resent_form_is_acknowledged_and_changes_nothing():
     s, now = chat_to_end(started())
     s1 = form(s, "questioner", "before_reveal", now + 1, cid="form-1").state

@@ -4,11 +4,13 @@ insert (one would fail the group commit it joined, sending every batch-mate down
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import delete, event, func, select
 
 from server.db.models import Dialog, Response, Turn
-from server.dialog.machine import SendMessage, SubmitForm
+from server.dialog.machine import Acknowledge, SendMessage, SubmitForm
 from server.dialog.runtime import DialogRuntime
 from server.services import Services
 from server.settings import Settings
@@ -18,8 +20,8 @@ WHY = "the calm blue water and the soft light of the evening make me feel at eas
 
 
 @pytest.fixture
-def settings(settings_factory) -> Settings:
-    return settings_factory(rounds=2)
+def settings(settings_factory, request) -> Settings:
+    return settings_factory(**getattr(request, "param", {"rounds": 2}))
 
 
 def say(role: str, client_id: str, text: str):
@@ -89,3 +91,42 @@ async def test_a_resend_of_a_stored_message_inserts_nothing_and_one_lost_row_is_
     again = await runtime.handle(dialog_id, say("answerer", "a1", "Answer 1 here."))
     assert again is not None and again.duplicate and failed == []
     assert (await stored(services, dialog_id))[0] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("settings", [{"rounds": 10}], indirect=True)
+async def test_a_resend_of_an_early_message_after_many_later_ones_is_idempotent_after_a_restart(
+    services: Services, stimuli
+):
+    """The stored state does not list the messages' client ids (it would grow by one a message):
+    the resend check reads them from the message log, so a resend of any acknowledged message
+    is spotted, by this process or by one that remembers nothing (a restart)."""
+    here = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, here, stimuli)
+    key = services.keys.dialog(dialog_id)
+    sizes = []
+    for i in range(8):
+        assert (await here.handle(dialog_id, say("questioner", f"q{i}", f"Question {i} here?"))).changed
+        assert (await here.handle(dialog_id, say("answerer", f"a{i}", f"Answer {i} here."))).changed
+        sizes.append(len(await services.redis.get(key)))
+    raw = await services.redis.get(key)
+    assert json.loads(raw)["applied"] == {} and "sent" not in json.loads(raw) and '"q0"' not in raw
+    assert max(sizes) - min(sizes) < 16  # seq, round and times only: no entry per message
+    log_len = await services.redis.llen(services.keys.dialog_log(dialog_id))
+    failed = failed_statements(services)
+    for runtime in (here, DialogRuntime(services)):  # this process, and one just restarted
+        for role, cid, seq in (("questioner", "q0", 1), ("answerer", "a0", 2), ("answerer", "a6", 14)):
+            again = await runtime.handle(dialog_id, say(role, cid, "whatever the resend says"))
+            assert again is not None and again.duplicate and again.effects == [Acknowledge(role, cid, seq)]
+        # on the remembered state too: left to a fresh read, which finds it a resend
+        assert (
+            await runtime.try_cached(runtime.cached(dialog_id), say("questioner", "q3", "Again?")(0)) is None
+        )
+    assert await services.redis.llen(services.keys.dialog_log(dialog_id)) == log_len == 16
+    assert (await stored(services, dialog_id))[0] == list(range(1, 17)) and failed == []
+    late = await DialogRuntime(services).handle(dialog_id, say("questioner", "q8", "One more question?"))
+    assert late is not None and late.changed and late.state.seq == 17
+    assert late.state.sent == {
+        f"{r}:{c}{i}": 2 * i + (r == "answerer") + 1
+        for i in range(8)
+        for r, c in (("questioner", "q"), ("answerer", "a"))
+    } | {"questioner:q8": 17}

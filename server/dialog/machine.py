@@ -74,8 +74,21 @@ class DialogState(BaseModel):
     salvage: Role | None = None
     applied: dict[str, int] = Field(
         default_factory=dict,
-        description="'role:client_id' -> seq of an accepted message (0 for a form), to spot resends.",
+        description="'role:client_id' -> 0 for an accepted form, to spot resends (in a state stored "
+        "before ``sent`` existed, also -> seq for its messages).",
     )
+    sent: dict[str, int] = Field(
+        default_factory=dict,
+        exclude=True,
+        description="'role:client_id' -> seq of each accepted message, to spot resends. Not stored "
+        "with the state (it would grow its JSON by an entry a message, written at every commit): "
+        "the runtime rebuilds it from the dialog's message log, which is committed with the state.",
+    )
+
+    def accepted(self, key: str) -> int | None:
+        """What 'role:client_id' was accepted as: the message's seq, 0 for a form, None if never."""
+        seq = self.sent.get(key)
+        return seq if seq is not None else self.applied.get(key)
 
     def role_of(self, worker_id: str) -> Role | None:
         for role, wid in self.workers.items():
@@ -285,14 +298,14 @@ def _copy(state: DialogState) -> DialogState:
     """A copy the event may change freely. The state holds scalars, dicts of scalars and one
     dict of lists (``todo``), so copying those containers is a deep copy, at a fraction of
     ``model_copy(deep=True)``'s cost (which walks every value through ``copy.deepcopy``).
-    ``applied`` (``dict[str, int]``, up to a hundred entries) is copied whole in C; the other
-    dicts hold one entry per role. A shallow ``__copy__`` with the dicts replaced in place costs
+    ``sent`` (``dict[str, int]``, up to a hundred entries) and ``applied`` are copied whole in C;
+    the other dicts hold one entry per role. A shallow ``__copy__`` with the dicts replaced in place costs
     a third of ``model_copy(update=...)``."""
     fresh = state.__copy__()
     values = fresh.__dict__
     for name, value in values.items():
         if type(value) is dict:
-            if name == "applied":
+            if name == "sent" or name == "applied":
                 values[name] = value.copy()
             else:
                 values[name] = {k: list(v) if type(v) is list else v for k, v in value.items()}
@@ -388,10 +401,11 @@ def clean_text(text: str) -> str:
 
 def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
     key = f"{e.role}:{e.client_id}"
-    if key in s.applied:
-        if s.applied[key] == 0:
+    done = s.accepted(key)
+    if done is not None:
+        if done == 0:
             return _reused(s)
-        return Outcome(state=s, duplicate=True, effects=[Acknowledge(e.role, e.client_id, s.applied[key])])
+        return Outcome(state=s, duplicate=True, effects=[Acknowledge(e.role, e.client_id, done)])
     if s.out[e.role]:
         return _reject(s, "not_active", "This dialog is over for you.")
     if not s.chatting:
@@ -405,7 +419,7 @@ def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
     if len(text) > policy.max_message_chars:
         return _reject(s, "too_long", f"Messages are limited to {policy.max_message_chars} characters.")
     s.seq += 1
-    s.applied[key] = s.seq
+    s.sent[key] = s.seq
     latency = max(0, round((e.now - s.turn_started) * 1000))
     effects: list[Effect] = [
         StoreTurn(s.seq, s.round, e.role, text, e.client_id, e.now, latency, e.flags),
@@ -433,8 +447,9 @@ def _message(s: DialogState, e: SendMessage, policy: Policy) -> Outcome:
 
 def _form(s: DialogState, e: SubmitForm, policy: Policy) -> Outcome:
     key = f"{e.role}:{e.client_id}"
-    if key in s.applied:
-        if s.applied[key] != 0:
+    done = s.accepted(key)
+    if done is not None:
+        if done != 0:
             return _reused(s)
         return Outcome(state=s, duplicate=True, effects=[Acknowledge(e.role, e.client_id, None)])
     todo = s.todo[e.role]

@@ -60,7 +60,7 @@ class Moderator:
         if (
             not state.chatting
             or state.turn != role
-            or f"{role}:{client_id}" in state.applied
+            or state.accepted(f"{role}:{client_id}") is not None
             or not policy.min_message_chars <= len(cleaned) <= policy.max_message_chars
         ):
             return None

@@ -209,6 +209,7 @@ class DialogRuntime:
         self.s = services
         self._meta: dict[str, dict] = {}
         self._turns: dict[str, list[StoreTurn]] = {}  # accepted messages read so far, per dialog
+        self._sent: dict[str, tuple[int, dict[str, int]]] = {}  # client ids of the first n of them
         self._latest: dict[str, Snapshot] = {}  # the last state read or written here, per dialog
         self._writer = GroupCommit(services.sessions)
         self._starts = GroupCommit(services.sessions)  # dialog rows of concurrent starts
@@ -302,22 +303,40 @@ class DialogRuntime:
         snap = await self.snapshot(dialog_id)
         return snap.state if snap else None
 
-    async def snapshot(self, dialog_id: str, with_turns: bool = False) -> Snapshot | None:
-        """The stored state (and, if asked, the accepted messages) in one round trip."""
+    async def snapshot(self, dialog_id: str) -> Snapshot | None:
+        """The stored state with its accepted messages, in one round trip (only the log's unread
+        tail is fetched). The state's ``sent`` (the messages' client ids, which the stored JSON
+        leaves out) comes from that log, written in the same atomic step as the state."""
         k = self.s.keys
-        if not with_turns:
-            raw = await self.s.redis.get(k.dialog(dialog_id))
-            return Snapshot(raw, DialogState.model_validate_json(raw)) if raw else None
         known = self._turns.get(dialog_id, [])
-        # the log only grows: read the tail
         raw, log_rows = await self._read(
             keys=[k.dialog(dialog_id), k.dialog_log(dialog_id)], args=[len(known)]
         )
         if not raw:
             return None
-        snap = Snapshot(raw, DialogState.model_validate_json(raw), self._remember(dialog_id, known, log_rows))
+        turns = self._remember(dialog_id, known, log_rows)
+        state = DialogState.model_validate_json(raw)
+        state.sent = self._sent_of(dialog_id, turns)
+        snap = Snapshot(raw, state, turns)
         self._keep(snap)
         return snap
+
+    def _sent_of(self, dialog_id: str, turns: list[StoreTurn]) -> dict[str, int]:
+        """'role:client_id' -> seq of each message in ``turns`` (a prefix of the dialog's log),
+        built on from the one made for a shorter prefix. The dicts are shared, never changed
+        (``apply`` changes a copy)."""
+        count, sent = self._sent.get(dialog_id, (0, {}))
+        if count > len(turns):
+            count, sent = 0, {}
+        if count < len(turns):
+            sent = sent | {f"{t.role}:{t.client_id}": t.seq for t in turns[count:]}
+            self._keep_sent(dialog_id, len(turns), sent)
+        return sent
+
+    def _keep_sent(self, dialog_id: str, count: int, sent: dict[str, int]) -> None:
+        self._sent[dialog_id] = (count, sent)
+        if len(self._sent) > 10_000:
+            self._sent.pop(next(iter(self._sent)))
 
     def cached(self, dialog_id: str) -> Snapshot | None:
         """The state (with its messages) this process last read or wrote for the dialog.
@@ -428,6 +447,8 @@ class DialogRuntime:
         else:
             turns = snap.turns + [e for e in out.effects if isinstance(e, StoreTurn)]
             self._turns[dialog_id] = turns
+            if len(out.state.sent) == len(turns):  # one key a message: it has them all
+                self._keep_sent(dialog_id, len(turns), out.state.sent)
             self._keep(Snapshot(raw, out.state, turns, after))
         return raw
 
@@ -666,6 +687,7 @@ class DialogRuntime:
         await self.s.redis.zrem(self.s.keys.deadlines, finalize_member(st.id))
         self._meta.pop(st.id, None)
         self._turns.pop(st.id, None)
+        self._sent.pop(st.id, None)
         self._latest.pop(st.id, None)
         # QC runs in the background, after the workers got their frames; a job that could not be
         # queued is not lost: `avd qc run` judges every finished dialog without a verdict
