@@ -5,13 +5,14 @@ insert (one would fail the group commit it joined, sending every batch-mate down
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import delete, event, func, select
+from sqlalchemy import Text, cast, delete, event, func, insert, select
 
 from server.db.models import Dialog, Response, Turn
 from server.dialog.machine import Acknowledge, SendMessage, SubmitForm
-from server.dialog.runtime import DialogRuntime
+from server.dialog.runtime import DialogRuntime, GroupCommit
 from server.services import Services
 from server.settings import Settings
 from tests.test_runtime_cache import new_dialog
@@ -130,3 +131,57 @@ async def test_a_resend_of_an_early_message_after_many_later_ones_is_idempotent_
         for i in range(8)
         for r, c in (("questioner", "q"), ("answerer", "a"))
     } | {"questioner:q8": 17}
+
+
+async def test_the_group_commit_stores_rows_exactly_as_sqlalchemy_does(services: Services, stimuli):
+    """On PostgreSQL the group commit hands its rows to the driver itself (a compiled INSERT,
+    tuples): what it stores must be what SQLAlchemy's own insert stores, to the JSON text."""
+    dialog_id, _, _ = await new_dialog(services, DialogRuntime(services), stimuli)
+    at = datetime(2026, 11, 28, 7, 30, 1, 123456, tzinfo=UTC)
+    flags = [{"rule": "greeting", "severity": "soft", "score": 0.5, "words": ["héllo", 'a "b"']}, {}]
+
+    def row(seq: int) -> dict:
+        text = f"Ünïcødé 'quotes' \"double\" \\ back\\slash, emoji 🎨 and %s %(x)s $1 ({seq})"
+        return {
+            "dialog_id": dialog_id,
+            "seq": seq,
+            "round": 3,
+            "role": "answerer",
+            "text": text,
+            "client_id": f"c{seq}",
+            "sent_at": at,
+            "latency_ms": 1234,
+            "flags": flags,
+        }
+
+    writer = GroupCommit(services.engine)
+    form = {
+        "dialog_id": dialog_id,
+        "role": "questioner",
+        "phase": "before_reveal",
+        "emotion": "awe",
+        "explanation": WHY,
+        "client_id": "f1",
+        "submitted_at": at,
+        "latency_ms": 7,
+    }
+    assert await writer.store([(Turn.__table__, row(101)), (Response.__table__, form)])
+    async with services.sessions() as db:
+        await db.execute(insert(Turn.__table__), [row(102)])
+        await db.commit()
+    columns = [c for c in Turn.__table__.c if c.name not in ("id", "seq", "client_id", "text", "flags")]
+    query = select(*columns, Turn.text, cast(Turn.flags, Text)).where(Turn.dialog_id == dialog_id)
+    async with services.sessions() as db:
+        ours, theirs = (await db.execute(query.order_by(Turn.seq))).all()
+        stored_form = (await db.execute(select(Response).where(Response.dialog_id == dialog_id))).scalar_one()
+    assert tuple(ours)[:-2] == tuple(theirs)[:-2] and ours[-1] == theirs[-1]
+    assert ours[-2].endswith("(101)") and theirs[-2].endswith("(102)") and ours[-2][:-5] == theirs[-2][:-5]
+    assert json.loads(ours[-1]) == flags
+    when = stored_form.submitted_at  # SQLite gives it back naive (as SQLAlchemy stores it there)
+    assert (when if when.tzinfo else when.replace(tzinfo=UTC)) == at
+    assert (stored_form.explanation, stored_form.latency_ms) == (WHY, 7)
+    # a batch holding a row already stored is refused whole, as before
+    assert not await writer.store(
+        [(Turn.__table__, row(103)), (Turn.__table__, row(101) | {"client_id": "x"})]
+    )
+    assert (await stored(services, dialog_id))[0] == [101, 102]
