@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import itemgetter
 
 from rq import Queue
 from sqlalchemy import JSON, DateTime, Integer, String, Table, Text, insert, select, update
@@ -139,8 +140,8 @@ if _c_encoder is not None:
         True,
     )
 
-    def dumps(value: dict) -> str:
-        """``json.dumps(value)`` for the dicts of plain values the runtime stores."""
+    def dumps(value: dict | list) -> str:
+        """``json.dumps(value)`` for the dicts (and lists of them) of plain values the runtime stores."""
         return "".join(_encode(value, 0))
 else:  # pragma: no cover (a Python without the _json accelerator)
     dumps = json.dumps
@@ -171,11 +172,22 @@ class InsertPlan:
     order: tuple[str, ...]
     as_json: frozenset[str]
 
+    def __post_init__(self) -> None:
+        get = itemgetter(*self.order)  # a row's values in order, in C
+        object.__setattr__(self, "_get", get if len(self.order) > 1 else lambda v: (get(v),))
+        object.__setattr__(self, "_json_at", [i for i, k in enumerate(self.order) if k in self.as_json])
+
     def rows(self, values: list[dict]) -> list[tuple]:
-        if not self.as_json:
-            return [tuple(v[k] for k in self.order) for v in values]
-        as_json, dumps_ = self.as_json, json.dumps
-        return [tuple(dumps_(v[k]) if k in as_json else v[k] for k in self.order) for v in values]
+        get, json_at = self._get, self._json_at  # type: ignore[attr-defined]
+        if not json_at:
+            return [get(v) for v in values]
+        rows = []
+        for v in values:
+            row = list(get(v))
+            for i in json_at:
+                row[i] = dumps(row[i])  # json.dumps' text, as SQLAlchemy's JSON type sends it
+            rows.append(tuple(row))
+        return rows
 
 
 class GroupCommit:
