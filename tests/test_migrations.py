@@ -27,3 +27,15 @@ def test_upgrade_twice_is_a_no_op(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path / 'twice.db'}"
     upgrade(url)
     upgrade(url)
+
+
+def test_every_migration_downgrades_and_upgrades_again(tmp_path):
+    """Each step's downgrade undoes its upgrade (SQLite, whose batch mode rebuilds tables)."""
+    from alembic import command
+
+    from server.db.migrate import alembic_config, upgrade
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'steps.db'}"
+    upgrade(url)
+    command.downgrade(alembic_config(url), "0002")
+    upgrade(url)

@@ -77,6 +77,25 @@ async def test_the_end_of_a_dialog_stores_only_what_a_crash_left_out(services: S
         assert (await db.execute(select(func.count()).where(Turn.dialog_id == dialog_id))).scalar_one() == 4
 
 
+async def test_both_workers_may_number_their_messages_alike_and_every_message_is_stored(
+    services: Services, stimuli
+):
+    """Client ids are unique per sender: the questioner's "1" and the answerer's "1" are two
+    messages, both acknowledged and both stored (the row of the second used to be refused)."""
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    failed = failed_statements(services)
+    for i in range(2):
+        assert (await runtime.handle(dialog_id, say("questioner", str(i), f"Question {i} here?"))).changed
+        assert (await runtime.handle(dialog_id, say("answerer", str(i), f"Answer {i} here."))).changed
+    assert await stored(services, dialog_id) == ([1, 2, 3, 4], [])
+    assert failed == []
+    again = await runtime.handle(dialog_id, say("answerer", "0", "Answer 0 here."))  # still a resend
+    assert again is not None and again.duplicate
+    assert [e.seq for e in again.effects if isinstance(e, Acknowledge)] == [2]  # the answerer's "0"
+    assert (await stored(services, dialog_id))[0] == [1, 2, 3, 4]
+
+
 async def test_a_resend_of_a_stored_message_inserts_nothing_and_one_lost_row_is_repaired(
     services: Services, stimuli
 ):

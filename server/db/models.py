@@ -85,12 +85,15 @@ class Dialog(Base):
 
 
 class Turn(Base):
-    """One accepted chat message; (dialog, seq) orders them, client_id dedupes resends."""
+    """One accepted chat message; (dialog, seq) orders them, (role, client_id) dedupes resends.
+
+    Client ids are the sender's own (the protocol asks only that they be unique per sender), so
+    the two workers of a dialog may both send "1": scoped by role, as the dialog machine scopes them."""
 
     __tablename__ = "turn"
     __table_args__ = (
         UniqueConstraint("dialog_id", "seq"),
-        UniqueConstraint("dialog_id", "client_id"),
+        UniqueConstraint("dialog_id", "role", "client_id", name="uq_turn_dialog_role_client"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

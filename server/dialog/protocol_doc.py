@@ -76,7 +76,8 @@ CLASS_NOTES: dict[str, str] = {
 }
 
 _CLIENT_ID = (
-    "Your id for this item: unique within the dialog, 1-64 characters of `A-Z a-z 0-9 _ . : -`. "
+    "Your id for this item: unique among your own items in the dialog (your partner's ids do not "
+    "matter), 1-64 characters of `A-Z a-z 0-9 _ . : -`. "
     "Reuse it when you resend the same item (see [Idempotent resends](#idempotent-resends))."
 )
 
@@ -887,7 +888,8 @@ does not store it again: it answers `ack` with the original `seq` (`null` for fo
 sends the `message` frame to both workers once more. This check comes before every other
 rule, so a resend is acknowledged even though the turn has moved on. Clients must
 therefore drop `message` frames whose `seq` they already show. A `client_id` must never
-be reused for a different item in the same dialog.
+be reused for a different item of yours in the same dialog; your partner's ids are
+separate (you may both number your items 1, 2, 3...).
 
 ## Errors
 

@@ -624,8 +624,8 @@ class DialogRuntime:
         """A resend of something already accepted: make sure it is stored and relayed."""
         ack = next(e for e in out.effects if isinstance(e, Acknowledge))
         turns, forms = await self.logged(out.state.id)
-        turns = [t for t in turns if t.client_id == ack.client_id]
-        forms = [f for f in forms if f.client_id == ack.client_id]
+        turns = [t for t in turns if (t.role, t.client_id) == (ack.role, ack.client_id)]
+        forms = [f for f in forms if (f.role, f.client_id) == (ack.role, ack.client_id)]
         await self._store_missing(out.state.id, turns, forms)
         for turn in turns:
             await self._relay(out.state, turn)
