@@ -1255,6 +1255,25 @@ _SECOND_PERSON = re.compile(r"\b(?:you|u|your|ur|yours|yourself|ya|yer)\b")
 
 def _off_topic_alone(ctx: Context) -> bool:
     """The message is off topic by itself (or as the answer to a personal question)."""
+    return _off_topic_text(ctx) or _answers_personal_question(ctx)
+
+
+# text -> whether its words alone are off topic: a reply's check of the partner's message before it
+# (``_replies_to_aside``) judges the same text again that the partner's own check judged just before
+_OFF_TOPIC_TEXTS: dict[str, bool] = {}
+
+
+def _off_topic_text(ctx: Context) -> bool:
+    """The message's own words are off topic (its text alone decides: kept per text)."""
+    known = _OFF_TOPIC_TEXTS.get(ctx.text)
+    if known is None:
+        if len(_OFF_TOPIC_TEXTS) >= 4096:
+            _OFF_TOPIC_TEXTS.clear()
+        known = _OFF_TOPIC_TEXTS[ctx.text] = _off_topic_words(ctx)
+    return known
+
+
+def _off_topic_words(ctx: Context) -> bool:
     words, lower = ctx.wordset, ctx.lower
     if _PLACE_ASIDE.search(ctx.text.replace("\u2019", "'")):
         return True
@@ -1268,9 +1287,7 @@ def _off_topic_alone(ctx: Context) -> bool:
         return True
     if _life_aside(ctx):
         return True
-    if not words.isdisjoint(_CHITCHAT_TRIGGERS) and _CHITCHAT.search(lower):
-        return True
-    return _answers_personal_question(ctx)
+    return not words.isdisjoint(_CHITCHAT_TRIGGERS) and _CHITCHAT.search(lower) is not None
 
 
 # The partner asked about the worker's home, weather or pay ("where u from", "whats the weather like
