@@ -76,3 +76,56 @@ def test_gate_splits_only_plain_alternations() -> None:
         for source in (r"ab|cd|ef", r"(a)|b\1", r"x(?:ab|cd)", r"[|]|q", r"\||z"):
             rx = re.compile(source)
             assert T.LiteralGate(rx).search(text) is (rx.search(text) is not None)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "texts"),
+    [
+        # the farewell of the greeting rule: an unbounded "a+" inside, a trailing run of "!" and spaces
+        (
+            smalltalk._SMALLTALK.pattern,
+            (
+                "ok bye!",
+                "ok bye! ",
+                "ok bye\n",
+                "ok bye.\n\n",
+                "it is green. ma salaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaama",
+                "it is green. ma salaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaama!!",
+                "the sky is blue, bye for now",
+                "maybe. bye for now?",
+                "goodbye my friend",
+                "abye",
+                "ciao ciao",
+                "pa !!!",
+                "pa",
+                "",
+            ),
+        ),
+        (r"\bbye[!. ]*$", ("bye", "goodbye", "a bye!!  ", "bye.x", "x" * 50 + " bye . !")),
+        (r"(?<=x)yz\s*$", ("xyz", "ayz", "xyz \n", "yz")),
+        (r"^ab$|(?<!q)c+d\s*$", ("ab", "xab", "ccccccd", "qcd", "qccd ", "d")),
+        (r"(?:ab|b\.)[.]*$", ("ab", "b.", "b...", "xb.", "b", "a.")),
+        (r"\w+ end$", ("the end", " end", "end")),  # unbounded: searched whole
+    ],
+)
+def test_end_anchored_alternatives_agree_with_the_regex(pattern: str, texts: tuple[str, ...]) -> None:
+    """An alternative that must end the text is searched only near the end (``end_window``): the answer
+    is the regex's on texts that probe each of its bounds (\\b and look-behinds before the start, a run
+    of the repeated character, trailing characters the alternative itself ends with)."""
+    rx = re.compile(pattern)
+    gate = T.LiteralGate(rx)
+    for text in texts:
+        for variant in (text, "hello there, " * 5 + text, text + "\n"):
+            assert gate.search(variant) is (rx.search(variant) is not None), (pattern, variant)
+
+
+def test_the_farewell_alternative_is_searched_only_near_the_end() -> None:
+    farewell = [s for s in T.gate(smalltalk._SMALLTALK)._sources if s.endswith(r"\s*[!.！。]*$")]
+    window = T.end_window(farewell[0], smalltalk._SMALLTALK.flags)
+    assert window is not None and window.endings is not None and window.runs == ("a",)
+    assert T.end_start("what colour is the horse near the door?", window) is None
+    assert T.end_start("it is green, bye!", window) == 0
+    text = "x" * 100 + " see you later!"
+    # the text without its "!", less the widest farewell and the one "a" the farewell's "a+" may hold
+    assert T.end_start(text, window) == len(text) - 1 - window.width - 1
+    assert T.end_window(r"\w+ end$", 0) is None

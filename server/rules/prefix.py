@@ -187,6 +187,41 @@ def _openings_by_length(pattern: re.Pattern[str], k: int) -> tuple[tuple[int, fr
     return tuple((n, frozenset(s for s in heads if len(s) == n)) for n in lengths)
 
 
+def _reversed(items: Sequence[tuple]) -> list[tuple]:
+    """The parsed regex read backwards: sequences reversed at every level; a lookaround (zero width,
+    read as "anything" either way) becomes an anchor."""
+    out: list[tuple] = []
+    for op, av in reversed(list(items)):
+        if op is C.BRANCH:
+            out.append((op, (av[0], [_reversed(alt) for alt in av[1]])))
+        elif op is C.SUBPATTERN:
+            out.append((op, (*av[:-1], _reversed(av[-1]))))
+        elif op is C.ATOMIC_GROUP:
+            out.append((op, _reversed(av)))
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            out.append((op, (av[0], av[1], _reversed(av[2]))))
+        elif op in (C.ASSERT, C.ASSERT_NOT):
+            out.append((C.AT, C.AT_BOUNDARY))
+        else:
+            out.append((op, av))
+    return out
+
+
+def endings_by_length(items: Sequence[tuple], k: int) -> tuple[tuple[int, frozenset[str]], ...] | None:
+    """The last ``k`` characters (reversed) of every string the parsed ``items`` match, grouped by
+    length as ``_openings_by_length`` groups openings (None: they may end with anything). The caller
+    rules out case-insensitive regexes."""
+    try:
+        endings = _Openings(k).sequence(_reversed(items), k)
+    except _Unbounded:
+        return None
+    tails = {s.removesuffix(_ANY) for s in endings}
+    if "" in tails:
+        return None
+    lengths = sorted({len(s) for s in tails})
+    return tuple((n, frozenset(s for s in tails if len(s) == n)) for n in lengths)
+
+
 _GATES: list[PrefixGate] = []
 
 

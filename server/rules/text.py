@@ -7,9 +7,13 @@ on every chat message and, in bulk QC, on millions of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
+
+from server.rules.prefix import endings_by_length
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "`": "'"})
 # Letters or digits, keeping inner apostrophes and hyphens ("don't", "u-shaped", "r8").
@@ -301,6 +305,7 @@ class LiteralGate:
             self.needs = None if whole is None else tuple(sorted(whole))
             self._sources = [pattern.pattern]
             self._regexes: list[re.Pattern[str] | None] = [pattern]
+            self._windows: list[EndWindow | None] = [end_window(pattern.pattern, pattern.flags)]
             self._index_needs([self.needs])
             return
         needs_of = [needs for _, needs in self.branches]
@@ -311,6 +316,7 @@ class LiteralGate:
         if unneeded:
             self._sources.append("|".join(unneeded))
         self._regexes = [None] * len(self._sources)
+        self._windows = [None] * len(self._sources)
         self._index_needs([needs for needs in needs_of if needs is not None] + [None] * bool(unneeded))
 
     @classmethod
@@ -384,15 +390,136 @@ class LiteralGate:
         return sorted(found)
 
     def search(self, text: str) -> bool:
-        """Whether ``pattern.search(text)`` finds a match."""
+        """Whether ``pattern.search(text)`` finds a match; an alternative anchored at the end of the text
+        is searched only from where a match of it could start (``end_window``)."""
         regexes = self._regexes
         for i in self._candidates(text):
             rx = regexes[i]
             if rx is None:
                 rx = regexes[i] = re.compile(self._sources[i], self.pattern.flags)
-            if rx.search(text) is not None:
+                self._windows[i] = end_window(self._sources[i], self.pattern.flags)
+            window = self._windows[i]
+            if window is None:
+                if rx.search(text) is not None:
+                    return True
+            elif (start := end_start(text, window)) is not None and rx.search(text, start) is not None:
                 return True
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class EndWindow:
+    """What ``end_window`` knows of a regex that must end the text (see there)."""
+
+    width: int  # the most characters the part before the trailing run consumes, besides ``runs``
+    runs: tuple[str, ...]  # characters that part may repeat without bound (``a+``)
+    trail: frozenset[str]  # the characters the trailing run may hold
+    space: bool  # whether the trailing run may hold whitespace
+    # per length n: the last n characters (reversed) of every match of that part; None: any
+    endings: tuple[tuple[int, frozenset[str]], ...] | None
+
+
+_UNBOUNDED = 1 << 62
+
+
+def end_window(source: str, flags: int) -> EndWindow | None:
+    """Where a regex that must end the text can match, or None when that is not simply known.
+
+    A regex such as ``\\b(?:bye|see you)(?: now)?\\s*[!.]*$`` tried at every position of a long message
+    costs far more than the few places it can match: its match is a part of bounded width followed by
+    a run of whitespace or listed characters up to the end. So that part ends where the text does
+    without such a run (or within that run), its last characters are among those the part can end
+    with (``prefix.endings_by_length``, the mirror of the start-of-message gate), and its match starts
+    no earlier than that end less the part's widest match (``end_start``). Searching from there with
+    ``pattern.search(text, pos)`` keeps ``\\b`` and look-behinds reading the whole text, and ``^``
+    still matches only at 0, so the answer is that of ``pattern.search(text)``.
+    """
+    from re import _constants as C
+    from re import _parser
+
+    if flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE) or "\U0010ffff" in source:
+        return None
+    try:
+        items = list(_parser.parse(source, flags))
+    except re.error:
+        return None
+    if not items or items[-1] != (C.AT, C.AT_END):
+        return None
+    items.pop()
+    trail: set[str] = set()
+    space = False
+    while items and items[-1][0] in (C.MAX_REPEAT, C.MIN_REPEAT) and items[-1][1][0] == 0:
+        body = list(items[-1][1][2])
+        if len(body) != 1 or body[0][0] is not C.IN:
+            break
+        for op, av in body[0][1]:
+            if op is C.LITERAL:
+                trail.add(chr(av))
+            elif op is C.CATEGORY and av in (C.CATEGORY_SPACE, C.CATEGORY_UNI_SPACE):
+                space = True
+            else:
+                return None
+        items.pop()
+    runs: set[str] = set()
+    width = _max_width(items, runs)
+    if width >= _UNBOUNDED:
+        return None
+    return EndWindow(width, tuple(sorted(runs)), frozenset(trail), space, endings_by_length(items, 3))
+
+
+def _max_width(items: Iterable, runs: set[str]) -> int:
+    """The most characters a match of the parsed ``items`` consumes, not counting those of a single
+    character repeated without bound (``a+``), which are added to ``runs``: a match holds no more of
+    them than the text does. ``_UNBOUNDED`` when no bound is known."""
+    from re import _constants as C
+
+    total = 0
+    for op, av in items:
+        if op is C.BRANCH:
+            total += max(_max_width(alt, runs) for alt in av[1])
+        elif op is C.SUBPATTERN:
+            total += _max_width(av[-1], runs)
+        elif op is C.ATOMIC_GROUP:
+            total += _max_width(av, runs)
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            lo, hi, body = av
+            body = list(body)
+            if hi == C.MAXREPEAT:
+                if len(body) != 1 or body[0][0] is not C.LITERAL:
+                    return _UNBOUNDED
+                runs.add(chr(body[0][1]))
+            else:
+                total += hi * _max_width(body, runs)
+        elif op in (C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN, C.RANGE, C.CATEGORY):
+            total += 1
+        elif op not in (C.AT, C.ASSERT, C.ASSERT_NOT):
+            return _UNBOUNDED
+        if total >= _UNBOUNDED:
+            return _UNBOUNDED
+    return total
+
+
+def end_start(text: str, window: EndWindow) -> int | None:
+    """Where to search ``text`` for the regex of ``window`` (None: it cannot match). The part before
+    the trailing run ends at some p with only trailing-run characters after it (and a final newline,
+    which ``$`` skips), so p is at least where the text ends without them; its last characters must
+    be among its endings at some such p; and its match starts at most its widest match before p."""
+    trail, space = window.trail, window.space
+    end = length = len(text)
+    while end and ((c := text[end - 1]) in trail or c == "\n" or space and c.isspace()):
+        end -= 1
+    endings = window.endings
+    if endings is not None:
+        for p in range(end, length + 1):
+            tail = text[max(0, p - 3) : p][::-1]
+            if any(tail[:n] in heads for n, heads in endings):
+                break
+        else:
+            return None
+    width = window.width
+    for c in window.runs:
+        width += text.count(c)
+    return end - width if end > width else 0
 
 
 def split_top(src: str) -> list[str] | None:
