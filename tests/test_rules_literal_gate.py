@@ -129,3 +129,16 @@ def test_the_farewell_alternative_is_searched_only_near_the_end() -> None:
     # the text without its "!", less the widest farewell and the one "a" the farewell's "a+" may hold
     assert T.end_start(text, window) == len(text) - 1 - window.width - 1
     assert T.end_window(r"\w+ end$", 0) is None
+
+
+def test_end_gate_agrees_with_every_end_anchored_rule_regex_on_the_labeled_texts() -> None:
+    """``EndGate`` (``_foreign_close`` uses it) answers as ``pattern.search`` on whole texts and on the
+    last words ``_foreign_close`` searches, for every rule regex it can read."""
+    texts = _texts()
+    gates = [(name, T.EndGate(rx)) for name, rx in _patterns()]
+    gates = [(name, gate) for name, gate in gates if gate.window is not None]
+    assert any(gate.pattern is smalltalk._FOREIGN_CLOSE for _, gate in gates) and len(gates) >= 5
+    for name, gate in gates:
+        for text in texts:
+            for variant in (text, text[-40:], text + " ok bye!"):
+                assert gate.search(variant) is (gate.pattern.search(variant) is not None), (name, variant)

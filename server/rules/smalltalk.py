@@ -271,6 +271,7 @@ _FOREIGN_HOW_ARE_YOU = re.compile(rf"(?:^|[\s,.!?;¿¡]){PB.HOW_ARE_YOU_RE}(?=[\
 # a farewell or wish of another language closing a message ("..., iyi günler!", "Ich hoffe, du hast einen
 # schönen Tag.")
 _FOREIGN_CLOSE = re.compile(rf"(?:^|[\s,.!;]){PB.FOREIGN_FAREWELL_RE}[\s!.]*$")
+_FOREIGN_CLOSE_GATE = T.EndGate(_FOREIGN_CLOSE)
 _GERMAN_WISH = re.compile(r"\bich hoffe,? (?:du hast|sie haben) einen sch[oö]nen (?:tag|abend)\b")
 
 
@@ -282,9 +283,7 @@ def _foreign_close(lower: str) -> bool:
         if space < 0:
             return False
         tail = tail[space:]
-    return _FOREIGN_CLOSE.search(tail) is not None or (
-        "hoffe" in lower and _GERMAN_WISH.search(lower) is not None
-    )
+    return _FOREIGN_CLOSE_GATE.search(tail) or ("hoffe" in lower and _GERMAN_WISH.search(lower) is not None)
 
 
 def _courtesy_only(ctx: Context) -> bool:

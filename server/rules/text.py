@@ -522,6 +522,25 @@ def end_start(text: str, window: EndWindow) -> int | None:
     return end - width if end > width else 0
 
 
+class EndGate:
+    """``search(text)`` is ``pattern.search(text) is not None`` for a regex that must end the text,
+    skipping it when the text's last characters rule a match out and otherwise searching only from
+    where a match can start (``end_window``; a regex it cannot read is searched whole)."""
+
+    __slots__ = ("pattern", "window")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.window = end_window(pattern.pattern, pattern.flags)
+
+    def search(self, text: str) -> bool:
+        window = self.window
+        if window is None:
+            return self.pattern.search(text) is not None
+        start = end_start(text, window)
+        return start is not None and self.pattern.search(text, start) is not None
+
+
 def split_top(src: str) -> list[str] | None:
     """The source of a regex cut at its top-level ``|`` (None when unsure how to read it)."""
     parts, depth, start, i, in_class = [], 0, 0, 0, False
