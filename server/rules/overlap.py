@@ -216,6 +216,14 @@ _REPHRASE = (
     # "is the kid hurt, the one he is carrying?": the clause after the question only says which one
     (re.compile(r", (?:i mean )?the one (?:that |who |which )?[a-z' ]+\?*$"), ""),
     (re.compile(r"\bmake out\b"), "see"),
+    # "may I ask what the weather is?", "I'd like to know how many": the polite frame asks nothing
+    (
+        re.compile(
+            r"\b(?:(?:may|can|could|might) (?:i|we)|i (?:would|'d) like to|i (?:want|wanted) to) "
+            r"(?:ask|know|enquire|inquire)(?: you)?\b"
+        ),
+        "",
+    ),
     (re.compile(r"\bwhat(?:'s| is| was) the (?:source|origin) of\b"), "where is"),
     (re.compile(r"\b(?:come|comes|coming|came) from\b"), "from"),
     (re.compile(r",? would (?:you|u) say\b|\b(?:is|was) (?:the )?(?:scene|painting|picture|it) set\b"), ""),
@@ -272,6 +280,7 @@ _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
     "busy side place direction way which falling coming up by no without take takes took after bloody "
     "headcount back just with occupied one going been your where built constructed shining "
+    "ask know enquire inquire "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
 # "have shoes on" is "wear shoes"; "have a kite in his hand" is "hold a kite".
