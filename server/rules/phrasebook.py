@@ -65,6 +65,8 @@ GREETINGS: dict[str, tuple[str, ...]] = {
         r"صباح الخير|مساء الخير|أهلا|اهلا",
         r"salaam|salam|marhaba|ahlan|as-?salamu? alaykum|wa ?alaykum (?:as-?)?salam|"
         r"مرحبا|وعليكم السلام|السلام عليكم",
+        # the salute in English words: "Peace be upon you, brother."
+        r"peace be (?:upon|unto|with) (?:you|u)(?: all)?",
     ),
     "hebrew": (r"shalom|boker tov|שלום|בוקר טוב",),
     "persian": (r"salam(?= |!|,)|dorood|سلام|درود",),
@@ -202,7 +204,11 @@ FAREWELLS: dict[str, tuple[str, ...]] = {
     "croatian_serbian": (r"do vi[dđ]enja|zbogom|vidimo se",),
     "greek": (r"antio|kalinichta|kalinyxta|γεια|αντίο|καληνύχτα",),
     "turkish": (r"g[oö]r[uü][sş][uü]r[uü]z|ho[sş][cç]a ?kal(?:[ıi]n)?|iyi g[uü]nler|iyi geceler|bay bay",),
-    "arabic": (r"ma'?a? ?(?:al)?-?sala+ma?h?|ma salama|bislama|مع السلامة|إلى اللقاء",),
+    "arabic": (
+        r"ma'?a? ?(?:al)?-?sala+ma?h?|ma salama|bislama|مع السلامة|إلى اللقاء",
+        # good night: "tisbah ala khair", "تصبح على خير"
+        r"tisbah(?:i|u)? (?:ala|3ala|'?ala) (?:khair|kheir|khe?yr)|تصبح(?:ين|ون)? على خير",
+    ),
     "hebrew": (r"lehitraot|להתראות",),
     "persian": (r"khod[aā]h[aā]fez|خداحافظ",),
     "urdu_hindi": (

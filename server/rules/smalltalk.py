@@ -29,7 +29,7 @@ _SALUTATIONS = (
 # an honorific or a Nigerian "oga" before the salute ("Oga good morning o."), or a laugh or apology
 # ("Ha, sorry! Hello, what is in the photo?")
 _HONORIFIC_FIRST = (
-    r"(?:(?:ha+|haha+|hehe|lol|oh|ah|oops|sorry|ok|okay|well|um+|erm)[,!.]* ){0,2}"
+    r"(?:(?:ha+|haha+|hehe|lol|oh|ah|oops|sorry|ok|okay|well|um+|erm|aye|och)[,!.]* ){0,2}"
     r"(?:(?:oga|sir|madam|ma'?am|aunty|uncle|boss|bro)[,!]? )?"
 )
 _GREETING_START = re.compile(
@@ -98,8 +98,11 @@ _SMALLTALK = re.compile(
             r"with (?:you|u)\b",
             r"\b(?<!for )(?<!of )good luck(?: with| on| for)?(?: the| your)?(?: rest| next| other)?"
             r"(?: of)?(?: the| your)?(?: \w+)?\s*[!.]*$",
-            r"\bhave a (?:good|nice|great|lovely|wonderful) (?:day|one|evening|night|weekend|arvo|afternoon|"
-            r"morning|week)\b",
+            # "have a pleasant day", "have a blessed evening", "have a very good one"
+            r"\bhave a (?:(?:very|really|truly) )?(?:good|nice|great|lovely|wonderful|pleasant|fantastic|"
+            r"blessed|splendid|beautiful|brilliant|fab|super|awesome|marvellous|marvelous|terrific|fine|"
+            r"restful|relaxing|peaceful) "
+            r"(?:day|one|evening|night|weekend|arvo|afternoon|morning|week|rest of (?:the|your) day)\b",
         ]
     )
 )
