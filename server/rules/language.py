@@ -52,9 +52,12 @@ class ChatLanguageConfig(RuleConfig):
 
 # "n" for "and" between two words ("black n white"), "y/n" for "yes or no".
 _AND_N = re.compile(r"(?<=[a-z])(?<!letter)(?<!\ban)(?<!\bthe) n (?=[a-z])|\b[yY]/[nN]\b")
-# Keyboard mashing ("jjjjj kkkkl"): words without a vowel, other than the interjections that have none.
+# Keyboard mashing ("jjjjj kkkkl"): words without a vowel, other than the interjections that have none
+# ("hmm", "mhm", "shh", "pfft", "brr").
 _VOWELLESS = re.compile(r"^[^aeiouy\W\d_]{3,}$")
-_INTERJECTION = re.compile(r"^(?:h*m+|z+|b+r+|g+r+|s+h+|p+s+t+|t+s+k*|h+r+m+p+h+|p+f+t+|n+t+h|c+h+|x+)$")
+_INTERJECTION = re.compile(
+    r"^(?:h*m+(?:h+m+)*|z+|b+r+|g+r+|s+h+|p+s+t+|t+s+k*|h+r+m+p+h+|p+f+t*|n+t+h|c+h+|x+)$"
+)
 
 
 def is_mash(words: list[str]) -> bool:
