@@ -25,6 +25,8 @@ from typing import Any
 import httpx
 import websockets
 
+from server.stalls import StallWatch
+
 # Chat texts that break no live rule: 50 distinct questions (ten things x five kinds of
 # question), so that a 50-round dialog never repeats one, and plain descriptive answers. A bench
 # whose every message drew a rule warning would measure warnings, not the chat.
@@ -81,6 +83,7 @@ class LoadResult:
     in_dialog: int = 0
     setup_seconds: float = 0.0
     relay_ms: list[float] = field(default_factory=list)  # messages sent inside the window
+    relay_at: list[float] = field(default_factory=list)  # their send times, seconds after t0
     ack_ms: list[float] = field(default_factory=list)
     pair_ms: list[float] = field(default_factory=list)
     sent_in_window: int = 0
@@ -93,6 +96,9 @@ class LoadResult:
     dialogs_done: int = 0
     ended_early: int = 0
     cpu_seconds_window: float = 0.0
+    # this process's own stalls (server/stalls.py), [kind, monotonic at, ms, CPU ms, generation]:
+    # a generator that stalls delays the receipts it times as much as a server that does
+    stalls: list[list[Any]] = field(default_factory=list)
     sent_log: dict[str, list[str]] = field(default_factory=dict)  # "dialog|role" -> texts in order
     recv_log: dict[str, list[str]] = field(default_factory=dict)  # "dialog|sender role" -> texts
 
@@ -247,6 +253,7 @@ class Bot:
         self.run.recv_log[f"{self.dialog}|{role}"].append(text)
         if self.run.in_window(sent):
             res.relay_ms.append((now - sent) * 1000)
+            res.relay_at.append(round(sent - self.run.t0, 3))
         if self.run.in_window(now):
             res.delivered_in_window += 1
         if role == "questioner":
@@ -304,6 +311,8 @@ async def generate(cfg: LoadConfig, wait_go) -> LoadResult:
     """
     run = Run(cfg)
     started = time.monotonic()
+    watch = StallWatch(lag_min=0.05, gc_min=0.02)
+    watch.start()
     if cfg.mode == "baseline":
         for i in range(cfg.pairs):
             pid = f"p{cfg.pair_offset + i}"
@@ -344,6 +353,8 @@ async def generate(cfg: LoadConfig, wait_go) -> LoadResult:
     for b in run.bots:
         for t in list(b.tasks):
             t.cancel()
+    await watch.stop()
+    run.result.stalls = [[x.kind, x.at, round(x.ms, 1), round(x.cpu_ms, 1), x.gen] for x in watch.stalls]
     run.result.sent_log = dict(run.sent_log)
     run.result.recv_log = dict(run.recv_log)
     return run.result
@@ -372,11 +383,18 @@ def child_main(cfg_dict: dict, conn) -> None:
 
 def merge(results: list[dict]) -> dict:
     """Sum several processes' results and check every message end to end."""
-    out: dict[str, Any] = {"relay_ms": [], "ack_ms": [], "pair_ms": [], "errors": {}}
+    out: dict[str, Any] = {
+        "relay_ms": [],
+        "relay_at": [],
+        "ack_ms": [],
+        "pair_ms": [],
+        "errors": {},
+        "stalls": [],
+    }
     sent: dict[str, list[str]] = collections.defaultdict(list)
     recv: dict[str, list[str]] = collections.defaultdict(list)
     for r in results:
-        for key in ("relay_ms", "ack_ms", "pair_ms"):
+        for key in ("relay_ms", "relay_at", "ack_ms", "pair_ms"):
             out[key] += r[key]
         for key in (
             "bots",
@@ -393,6 +411,7 @@ def merge(results: list[dict]) -> dict:
             out[key] = out.get(key, 0) + r[key]
         out["cpu_seconds_window"] = out.get("cpu_seconds_window", 0.0) + r["cpu_seconds_window"]
         out["setup_seconds"] = max(out.get("setup_seconds", 0.0), r["setup_seconds"])
+        out["stalls"] += r["stalls"]
         for code, n in r["errors"].items():
             out["errors"][code] = out["errors"].get(code, 0) + n
         for k, v in r["sent_log"].items():

@@ -18,6 +18,7 @@ Every message is checked: received exactly once by the partner, in the order sen
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import multiprocessing as mp
@@ -107,6 +108,8 @@ def run_load(server: h.Server, mode: str, pairs: int, think: float, args, extra_
         proc.join(10)
     merged = merge(results)
     merged["cpu"] = cpu
+    merged["t0"] = t0
+    merged["t0_unix"] = round(time.time() - (time.monotonic() - t0), 3)
     return merged
 
 
@@ -123,10 +126,34 @@ def profile(server: h.Server, mode: str, pairs: int, think: float, args) -> subp
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+def stalls_in_window(log: str, t0: float) -> list[str]:
+    """The server's stall lines (server/stalls.py), their clock turned into seconds of the window."""
+    out = []
+    for line in log.splitlines():
+        if "stall:" in line:
+            head, _, at = line.partition(" at monotonic ")
+            with contextlib.suppress(ValueError):
+                head = f"{head} at {float(at) - t0:.2f} s"
+            out.append(head)
+    return out
+
+
+def by_second(relay_ms: list[float], relay_at: list[float]) -> list[list[float]]:
+    """[second of the window, slowest relay ms, messages] for each second in which a message was sent:
+    a stall shows as one or two seconds far above the rest, a slow server as all seconds up."""
+    worst: dict[int, list[float]] = {}
+    for ms, at in zip(relay_ms, relay_at, strict=True):
+        slot = worst.setdefault(int(at), [int(at), 0.0, 0])
+        slot[1] = max(slot[1], round(ms, 1))
+        slot[2] += 1
+    return [worst[k] for k in sorted(worst)]
+
+
 def summarise(kind: str, backend: str, pairs: int, think: float, measure: float, m: dict) -> dict:
     relay, ack = h.dist(m["relay_ms"]), h.dist(m["ack_ms"])
     check = m["check"]
     cpu = m["cpu"]
+    seconds = by_second(m["relay_ms"], m["relay_at"])
     return {
         "server": kind,
         "backend": backend,
@@ -139,6 +166,14 @@ def summarise(kind: str, backend: str, pairs: int, think: float, measure: float,
         "relay_p99": relay["p99"],
         "relay_max": relay["max"],
         "relay_n": relay["n"],
+        "server_stalls": m.get("server_stalls", []),
+        "generator_stalls": [
+            f"{kind}{gen if kind == 'gc' else ''} {ms:.0f} ms ({cpu:.0f} ms CPU) at {at - m['t0']:.2f} s"
+            for kind, at, ms, cpu, gen in m["stalls"]
+        ],
+        "window_start_unix": m["t0_unix"],
+        "relay_worst_seconds": sorted(seconds, key=lambda s: -s[1])[:5],
+        "relay_max_by_second": seconds,
         "ack_p50": ack["p50"],
         "ack_p99": ack["p99"],
         "lost": check["lost"],
@@ -238,6 +273,7 @@ def main() -> None:
                         m = run_load(server, "avd", pairs, think, args, extra)
                     finally:
                         server.stop()
+                    m["server_stalls"] = stalls_in_window(server.log_tail(10**6), m["t0"])
                     name = ("avd" if procs == 1 else f"avd x{procs} processes") + (
                         " (rules off)" if args.rules_off else ""
                     )

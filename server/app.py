@@ -28,6 +28,7 @@ from server.providers.arrivals import record_arrival
 from server.redis_conn import EmbeddedRedis, warm
 from server.services import Services
 from server.settings import REPO_ROOT, Settings
+from server.stalls import StallWatch, log_stall
 from server.sweeper import Sweeper
 from server.tokens import TokenError
 from server.ws import WorkerSocket
@@ -95,9 +96,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.freeze()
         thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
+        app.state.stalls = stalls = StallWatch(report=log_stall)
+        stalls.start()
         try:
             yield
         finally:
+            await stalls.stop()
             gc.set_threshold(*thresholds)
             beat.cancel()
             await sweeper.stop()
