@@ -329,7 +329,8 @@ async def generate(cfg: LoadConfig, wait_go) -> LoadResult:
         for b in run.bots[::2]:
             b._spawn(b.reply(first=True))
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(run.all_in_dialog.wait(), cfg.setup_timeout)
+        async with asyncio.timeout(cfg.setup_timeout):  # not wait_for: it can lose a cancellation on 3.11
+            await run.all_in_dialog.wait()
     run.result.setup_seconds = round(time.monotonic() - started, 1)
     go_at, run.t0, run.t1 = await wait_go()
     await asyncio.sleep(max(0.0, go_at - time.monotonic()))

@@ -80,7 +80,8 @@ class Waiter:
             )
             self.task = asyncio.create_task(self.read())
             await self.ws.send(json.dumps({"type": "hello", "v": 1, "token": self.token, "tab": self.name}))
-            await asyncio.wait_for(self.welcomed.wait(), 60)
+            async with asyncio.timeout(60):  # not wait_for: it can lose a cancellation on 3.11
+                await self.welcomed.wait()
 
     async def join(self) -> None:
         self.joined = time.monotonic()
