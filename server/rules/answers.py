@@ -105,6 +105,8 @@ _ECHO_ASKERS = frozenset("how what why which where who whom when".split())
 
 def _brief_ask_back(ctx: Context) -> bool:
     words = ctx.words
+    if not words and _MARKS_ONLY.match(ctx.lower):
+        return True  # "???"
     if not 0 < len(words) <= 3 or not asks_back(ctx.lower):
         return False
     if all(w in _ASK_BACK_WORDS for w in words):
@@ -1022,10 +1024,16 @@ _HOW_ARE_YOU = re.compile(
 )
 
 
+# "?", "???", "?!": nothing but question marks asks the partner what they meant, the shortest ask-back.
+_MARKS_ONLY = re.compile(r"^[?？¿!.\s]*[?？][?？¿!.\s]*$")
+
+
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
     lower = ctx.lower
     if _WELL_BEING_BACK.match(lower) or (_HOW_ARE_YOU.match(lower) and ctx.history):
         return False
+    if not ctx.words and _MARKS_ONLY.match(lower):
+        return True
     return asks_back(lower)
 
 
