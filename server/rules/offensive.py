@@ -31,9 +31,10 @@ _BLOCKLIST_WORDS = (
     # swearing in the languages workers switch into ("puta madre", "merde", "kurwa")
     r"putas?|putain|mierda|joder|co[nñ]o|cabr[oó]n\w*|pendej\w*|merde|connard\w*|salope|"
     r"schei(?:ss|ß)e|arschloch|cazz[oi]|vaffanculo|stronz[oi]|kurwa|blyat|bljat|blyad|bljad|pizdets|pizdec|"
-    r"bhenchod|behenchod|"
+    r"bhenchod|behenchod|godverdomme|verdomme|godverdorie|gottverdammt|verdammt|"
     r"madarchod|chutiya|putang ?ina|tangina|gago|porra|carajo|caralho|merda|foda-?se|fokken|fok|"
-    r"piss(?:ed)? off|screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
+    r"piss(?:ed)? off|(?:taking|take|takes|takin'?|took) the piss|"
+    r"screw (?:you|u|this|that|off)|suck(?:s)? (?:my|it)|shut (?:the \w+ )?up|"
     r"shut (?:your|ur) (?:mouth|face|trap|gob|pie ?hole)|watch (?:your|ur) mouth|"
     r"go to hell|hell (?:no|yes|yeah)|"
     r"damn(?:it| it| you)?|goddamn\w*|"
@@ -57,7 +58,7 @@ _BLOCKLIST_PHRASES = re.compile(
     r"fat|rich|broke|hungry|sleepy|bad|good|nice|fancy|random|trippy|dope|lit) af"
     r"(?=\s*(?:[.,!?;]|$| (?:and|but|lol|tbh|ngl|bro|man|dude|honestly)\b))\b"
     r"|\b(?:you|such a|what a) (?:\w+ )?(?:loser|jerk|clown)\b"
-    r"|\b(?:what|who|where|why|how) the (?:hell|heck)\b"
+    r"|\b(?:what|who|where|why|how|whit|wat|wot|wha) the (?:hell|heck)\b"
     r"|\b(?:you|ur|u) dick\b"
     # the partner called blind or stupid without a swear word
     r"|\b(?:are|r) (?:you|u) (?:\w+ )?"
@@ -269,7 +270,12 @@ _INSULT = re.compile(
             r"^(?:just |oh |ugh,? )?(?:go away|get lost|zip it|shut it|grow up|quit being|stop whining|"
             r"go bother)\b",
             r"(?:^|[.!?;] )(?:oh |good |dear )?(?:jesus(?: christ)?|christ|god|lord|jeez|geez)[,!.]+ "
-            r"(?:i|i've|i'm|you|u|you're|ur|stop|just|how|what|why|again|can|could|tell|do|is|are)\b|"
+            r"(?:i|i've|i'm|you|u|you're|ur|stop|just|how|what|why|again|can|could|tell|do|is|are|"
+            # the oath before a remark or an address: "Christ, ye're a literal one", "Christ, man, ...",
+            # "Jesus Christ, sounds freaky"
+            r"ye|ye're|yer|ya|man|mate|sounds|seriously|really|honestly|whatever|enough|not|another)\b|"
+            # oaths spelt as Irish, Scots and South African English say them: "Jaysus", "bladdy"
+            r"\b(?:jaysus|jayzus|jaysis|jeezus|bladdy|bleddy|bluddy|blerrie|blerry)\b|"
             r"\bjesus wept\b|for crying out loud|"
             r"\bugly as (?:sin|hell|f\w*)\b|\bwould it kill (?:you|u)\b|\bany (?:fool|idiot|child|toddler) "
             r"(?:could|can|would)\b|\b(?:is|are|seems?|was) (?:\w+ )?lost on (?:you|u)\b|"
@@ -323,6 +329,7 @@ _INSULT_TRIGGERS = frozenset(
     ass asses damned damn goddamned
     ungrateful illiterate ignorant senile arrogant rude nasty old daft partner answerer questioner
     person player teammate worker stunning gods god's christ's christs jesus jeez geez
+    jaysus jayzus jaysis jeezus bladdy bleddy bluddy blerrie blerry
     dipstick dipsticks eejit eejits gobshite gobshites wazzock wazzocks dunce dunces dork dorks dweeb
     dweebs bozo bozos galah galahs plank wally melt tool donkey nugget weapon walnut spanner lemon knows
     """.split()
