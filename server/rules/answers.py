@@ -277,6 +277,11 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
             return True
     if all(w in _BARE_WORDS for w in words):
         return True
+    if words[-1] in _SWORN_TAIL_LAST and "," in ctx.lower:
+        # "Yellow, for fuck's sake.", "A lance, obviously, genius.": an oath or a jibe adds no word of answer
+        match = _SWORN_TAIL.search(ctx.lower)
+        if match is not None and 0 < _word_count(T.words(ctx.lower[: match.start()])) < cfg.min_words:
+            return True
     # "Yes, a pipe.", "Apple I think.": one bare reply or hedge around fewer words than asked for
     core = words[1:] if words[0] in _AFFIRM else words
     while core and core[-1] in _HEDGE_TAIL:
@@ -293,6 +298,17 @@ def detect_short_answer(ctx: Context, cfg: ShortAnswerConfig) -> bool:
 
 
 _PARTICLES = frozenset("lah lor leh meh sia".split())
+# An oath, an exasperated "obviously" or a jibe at the partner closing a reply after a comma.
+_SWORN_TAIL = re.compile(
+    r"(?:,\s*(?:obviously|clearly|genius|einstein|sherlock|(?:you )?(?:idiot|moron|dumbass|muppet|numpty)|"
+    r"ffs|"
+    r"for (?:fuck|feck|frick|fook|god|christ|pete|heaven|goodness)(?:'?s)? sake|for crying out loud|"
+    r"dammit|damn it))+\s*[.!]*$"
+)
+_SWORN_TAIL_LAST = frozenset(
+    "obviously clearly genius einstein sherlock idiot moron dumbass muppet numpty ffs sake loud dammit "
+    "it".split()
+)
 # Words that open a bare reply even when a question follows ("Sure, why not?").
 _AFFIRM = frozenset(
     "yes yeah yep yup sure ok okay no nope nah maybe right correct true fine alright certainly definitely "
