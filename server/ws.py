@@ -164,6 +164,9 @@ def parse_frame(raw: str, max_bytes: int) -> tuple[object | None, tuple[str, str
         return None, ("invalid", f"{where}: {first['msg']}")
 
 
+PRESENCE_CHUNK = 200  # presence keys renewed by one pipeline (the event loop runs other work between)
+
+
 class WorkerSocket:
     def __init__(self, services: Services, runtime: DialogRuntime, sweeper: Sweeper) -> None:
         self.s = services
@@ -175,11 +178,20 @@ class WorkerSocket:
         self.present: dict[str, str] = {}  # worker -> tab, refreshed by the heartbeat task
 
     async def refresh_presence(self) -> None:
+        """Renew the presence key of every worker connected here, :data:`PRESENCE_CHUNK` to a
+        pipeline. One pipeline of them all held the event loop while redis-py built and read
+        every command: ~20 ms each heartbeat at 1,000 workers, every message in flight waiting
+        behind it (docs/benchmarks.md, "Session 12: paced stall"). Each chunk is built from the
+        workers still here at that moment, so one who left meanwhile is not made present again."""
         ttl = int(self.s.settings.presence_ttl_seconds * 1000)
-        async with self.s.redis.pipeline(transaction=False) as pipe:
-            for worker, tab in self.present.items():
-                pipe.set(self.s.keys.presence(worker), tab, px=ttl)
-            await pipe.execute()
+        workers = list(self.present)
+        for start in range(0, len(workers), PRESENCE_CHUNK):
+            async with self.s.redis.pipeline(transaction=False) as pipe:
+                for worker in workers[start : start + PRESENCE_CHUNK]:
+                    tab = self.present.get(worker)
+                    if tab is not None:
+                        pipe.set(self.s.keys.presence(worker), tab, px=ttl)
+                await pipe.execute()
 
     async def serve(self, ws: WebSocket) -> None:
         await ws.accept()
