@@ -1192,6 +1192,8 @@ _FOREIGN_ART = (
     r"tasvir|chitra|photo|prent|skildery|schilderij|beeld|kunswerk|b?ph?icti[uú]r|"
     # the artwork as a tapestry, fresco or sculpture: "Cosa rappresenta l'arazzo?"
     r"arazzo|affresco|scultura|statua|tapiz|fresco|escultura|estatua|tapisserie|fresque|skulptur|statue|"
+    # or a poster: "Was ist auf dem Plakat zu sehen?"
+    r"plakat|poster|affiche|cartel|afiche|cartaz|manifesto|"
     # Russian, Polish, Swahili
     r"картин[еау]|картинк[еау]|фото(?:графии)?|изображении|рисунке|obraz(?:ie|ku)?|zdj[eę]ci[eu]|"
     r"picha(?: hii)?)"
@@ -1201,7 +1203,8 @@ _FOREIGN_GENERIC = re.compile(
     r"tudo bem|bonjour|salut|hallo|guten tag|kumusta|kamusta|magandang (?:umaga|hapon|gabi)|namaste|"
     r"scusi|perdon|perd[oó]n|grazie|gracias|obrigad[oa]|merci|danke|po|ji|goeie m[oô]re|goeiedag|hoi|"
     r"dia duit|xin ch[aà]o|ch[aà]o b[aạ]n|привет|здравствуйте|добрый день|dzie[nń] dobry|cze[sś][cć]|"
-    r"habari|jambo|hujambo|niambie)[,.!? ]+)*¿?"
+    r"habari|jambo|hujambo|niambie|boa noite|boa tarde|bom dia|merhaba|selam|bhai|yaar|arre|"
+    r"magandang gabi)[,.!? ]+)*¿?"
     r"(?:(?:potrebbe|puoi|pu[oò]|podr[ií]as?|puedes|puede|pode|podes|pouvez|peux|k[oö]nnen sie|kannst du)"
     r"(?: (?:gentilmente|por favor|per favore|s'il vous pla[iî]t|bitte))? "
     r"(?:dirmi|decirme|me dizer|dizer|me dire|dire|mir sagen|sagen|describir|descrivere|descrever|"
@@ -1232,11 +1235,17 @@ _FOREIGN_GENERIC = re.compile(
     r"(?: v[aậ]y| th[eế])?|"
     r"b[aạ]n th[aấ]y g[iì]|"
     # Tagalog and Hindi in Latin letters
-    rf"ano (?:pa|ang (?:nasa|makikita|meron|laman|nakikita mo)(?: sa {_FOREIGN_ART})?|ang nakikita mo)|"
-    rf"ano pa ang (?:nakikita mo|makikita|meron|nasa)(?: sa {_FOREIGN_ART})?|"
+    # ("ba" only marks the question: "Ano ba ang nakikita mo sa painting?")
+    rf"ano (?:ba )?(?:pa|ang (?:nasa|makikita|meron|laman|nakikita mo)(?: sa {_FOREIGN_ART})?"
+    r"|ang nakikita mo)|"
+    rf"ano (?:ba )?pa (?:ba )?ang (?:nakikita mo|makikita|meron|nasa)(?: sa {_FOREIGN_ART})?|"
     # Russian, Polish, Swahili: "Что изображено на картине?", "Co widać na obrazie?", "Picha hii ina nini?"
     rf"что (?:изображено|нарисовано|ты видишь|вы видите|есть|видно)(?: на {_FOREIGN_ART})?|"
-    rf"что (?:на|в) {_FOREIGN_ART}|что (?:ещ[её]|другое)|"
+    rf"что (?:на|в) {_FOREIGN_ART}|что (?:ещ[её]|другое)(?: (?:есть|видно|изображено))?"
+    rf"(?: (?:на|в) {_FOREIGN_ART})?|"
+    # Turkish: "Resimde ne var?", "Başka ne var?"
+    r"(?:(?:resimde|fotoğrafta|fotografta|tabloda|afişte|posterde|görselde) )?(?:başka |baska )?ne "
+    r"(?:var|görüyorsun|goruyorsun|görünüyor|gorunuyor)|"
     rf"co (?:jest|widzisz|wida[cć]|przedstawia)(?: (?:na|w) {_FOREIGN_ART})?|co jeszcze|"
     rf"picha hii ina nini|kuna nini(?: (?:kwenye|katika) {_FOREIGN_ART})?|unaona nini|nini kingine|"
     rf"(?:{_FOREIGN_ART} (?:mein|me|mai) )?kya(?: kya)? (?:hai|dikh raha hai|dikhta hai)"
@@ -1246,7 +1255,7 @@ _FOREIGN_GENERIC = re.compile(
 )
 _FOREIGN_GENERIC_TRIGGERS = frozenset(
     "cosa cos che qué que hay ves algo describe descrivi descrivimi tem há ha mais qu'est-ce qu'y quoi was "
-    "ano kya aur otra cos'è cos'e cos'altro wat cad có gì thấy что co picha nini unaona".split()
+    "ano kya aur otra cos'è cos'e cos'altro wat cad có gì thấy что co picha nini unaona ne".split()
 )
 # The same request in Japanese and Chinese ("この絵には何がありますか？", "这幅画里有什么？"), whose words
 # are not split by spaces.
