@@ -672,7 +672,9 @@ def test_the_state_copy_shares_no_container_with_the_original():
     state.todo["questioner"].append("before_reveal")
     state.applied["questioner:c1"] = 1
     copy = machine._copy(state)
-    assert copy.model_dump() == state.model_dump()
+    assert copy.model_dump() == state.model_dump() and copy == state
+    assert copy.model_fields_set == state.model_fields_set
+    assert copy.model_fields_set is not state.model_fields_set
     for name, value in state.__dict__.items():
         assert type(value) in (str, int, float, bool, type(None), dict), f"{name}: copy it in _copy"
         if isinstance(value, dict):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args, get_origin
 
 from pydantic import BaseModel, Field
 
@@ -294,21 +294,38 @@ def _reused(state: DialogState) -> Outcome:
 # ---------------------------------------------------------------- the machine
 
 
+def _containers() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The state's dict fields: those of scalars, and those of lists (``todo``), read from the
+    annotations so that a new dict field is copied without anyone remembering to list it."""
+    flat, nested = [], []
+    for name, info in DialogState.model_fields.items():
+        if get_origin(info.annotation) is dict:
+            (nested if get_origin(get_args(info.annotation)[1]) is list else flat).append(name)
+    return tuple(flat), tuple(nested)
+
+
+_FLAT_DICTS, _LIST_DICTS = _containers()
+_new, _set = object.__new__, object.__setattr__
+
+
 def _copy(state: DialogState) -> DialogState:
     """A copy the event may change freely. The state holds scalars, dicts of scalars and one
     dict of lists (``todo``), so copying those containers is a deep copy, at a fraction of
     ``model_copy(deep=True)``'s cost (which walks every value through ``copy.deepcopy``).
-    ``sent`` (``dict[str, int]``, up to a hundred entries) and ``applied`` are copied whole in C;
-    the other dicts hold one entry per role. A shallow ``__copy__`` with the dicts replaced in place costs
-    a third of ``model_copy(update=...)``."""
-    fresh = state.__copy__()
-    values = fresh.__dict__
-    for name, value in values.items():
-        if type(value) is dict:
-            if name == "sent" or name == "applied":
-                values[name] = value.copy()
-            else:
-                values[name] = {k: list(v) if type(v) is list else v for k, v in value.items()}
+    The dicts are copied in C (``sent`` holds up to a hundred entries; the others one per role
+    or a few forms), and the model is rebuilt from its copied ``__dict__`` as pydantic's own
+    ``__copy__`` and ``model_construct`` do, without their generic steps (``copy.copy`` of each
+    part): ~3.8 against ~7.3 us a message."""
+    values = state.__dict__.copy()
+    for name in _FLAT_DICTS:
+        values[name] = values[name].copy()
+    for name in _LIST_DICTS:
+        values[name] = {k: list(v) for k, v in values[name].items()}
+    fresh = _new(DialogState)
+    _set(fresh, "__dict__", values)
+    _set(fresh, "__pydantic_fields_set__", state.__pydantic_fields_set__.copy())
+    _set(fresh, "__pydantic_extra__", None)
+    _set(fresh, "__pydantic_private__", None)
     return fresh
 
 

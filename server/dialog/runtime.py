@@ -210,6 +210,13 @@ class GroupCommit:
         self._task: asyncio.Task[None] | None = None
         self._direct = engine.dialect.driver == "asyncpg"
         self._plans: dict[tuple[Table, tuple[str, ...]], InsertPlan | None] = {}
+        # what a batch holding an already stored row raises: SQLAlchemy's error, or asyncpg's own
+        # from :meth:`_insert_alone`
+        self._refused: tuple[type[Exception], ...] = (IntegrityError,)
+        if self._direct:
+            from asyncpg.exceptions import IntegrityConstraintViolationError
+
+            self._refused += (IntegrityConstraintViolationError,)
 
     def _plan(self, table: Table, keys: tuple[str, ...]) -> InsertPlan | None:
         """The driver-level INSERT for rows with these keys, or None to leave them to SQLAlchemy."""
@@ -225,6 +232,28 @@ class GroupCommit:
                     plan = InsertPlan(compiled.string, order, as_json)
             self._plans[(table, keys)] = plan
         return self._plans[(table, keys)]
+
+    def _alone(self, by_table: dict[Table, list[dict]]) -> tuple[InsertPlan, list[dict]] | None:
+        """The batch's plan and rows when it fills one table through a driver-level INSERT (every
+        batch of chat messages): see :meth:`_insert_alone`."""
+        if not self._direct or len(by_table) != 1:
+            return None
+        ((table, values),) = by_table.items()
+        plan = self._plan(table, tuple(values[0]))
+        return None if plan is None else (plan, values)
+
+    async def _insert_alone(self, plan: InsertPlan, values: list[dict]) -> None:
+        """One table's rows as one asyncpg ``executemany`` on a pooled connection, outside any
+        transaction. asyncpg (since 0.22) makes an ``executemany`` atomic by itself: its rows go
+        as one pipeline of binds closed by a single Sync, which PostgreSQL runs as one implicit
+        transaction, committed when it answers (or refused whole: a duplicate row fails them all,
+        as in a transaction). So the batch is durable at the same moment as through
+        ``engine.begin()``, in one round trip instead of three (BEGIN, the insert, COMMIT) and
+        without SQLAlchemy's transaction bookkeeping around them. The connection is returned
+        with no transaction open, so its reset on return sends nothing."""
+        async with self.engine.connect() as conn:
+            raw = await conn.get_raw_connection()
+            await raw.driver_connection.executemany(plan.sql, plan.rows(values))  # type: ignore[union-attr]
 
     async def store(self, rows: list[tuple[Table, dict]]) -> bool:
         """True once committed; False if the batch held a row already stored (retry alone)."""
@@ -243,14 +272,18 @@ class GroupCommit:
                     by_table.setdefault(table, []).append(values)
             outcome: bool | BaseException = True
             try:
-                async with self.engine.begin() as conn:
-                    for table, values in by_table.items():
-                        plan = self._plan(table, tuple(values[0])) if self._direct else None
-                        if plan is None:
-                            await conn.execute(insert(table), values)
-                        else:
-                            await conn.exec_driver_sql(plan.sql, plan.rows(values))
-            except IntegrityError:
+                alone = self._alone(by_table)
+                if alone is not None:
+                    await self._insert_alone(*alone)
+                else:
+                    async with self.engine.begin() as conn:
+                        for table, values in by_table.items():
+                            plan = self._plan(table, tuple(values[0])) if self._direct else None
+                            if plan is None:
+                                await conn.execute(insert(table), values)
+                            else:
+                                await conn.exec_driver_sql(plan.sql, plan.rows(values))
+            except self._refused:  # a row already stored
                 outcome = False
             except Exception as exc:  # the callers see the same error a direct commit raised
                 outcome = exc
