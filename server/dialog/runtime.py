@@ -500,11 +500,22 @@ class DialogRuntime:
         moved first. The result is remembered (with the messages, when ``snap`` had them)."""
         k, dialog_id = self.s.keys, out.state.id
         state_key = k.dialog(dialog_id)
-        logs = [dumps(e.__dict__) for e in out.effects if isinstance(e, StoreTurn)]
-        forms = [(e.phase, dumps(e.__dict__)) for e in out.effects if isinstance(e, StoreForm)]
-        added = {e for e in out.effects if isinstance(e, Schedule)}
+        logs: list[str] = []
+        forms: list[tuple[str, str]] = []
+        added: set[Schedule] = set()
+        finalize = False
+        for e in out.effects:  # one pass, by exact type (effects are final dataclasses)
+            kind = type(e)
+            if kind is StoreTurn:
+                logs.append(dumps(e.__dict__))
+            elif kind is Schedule:
+                added.add(e)  # type: ignore[arg-type]
+            elif kind is StoreForm:
+                forms.append((e.phase, dumps(e.__dict__)))  # type: ignore[union-attr]
+            elif kind is Finalize:
+                finalize = True
         extra: list[tuple[float, str]] = []
-        if out.state.final and any(isinstance(e, Finalize) for e in out.effects):
+        if out.state.final and finalize:
             # if this process dies before the record is final, a sweeper anywhere finishes it
             extra.append((time.time() + self.s.settings.claim_seconds, finalize_member(dialog_id)))
         before = snap.pending if snap.pending is not None else pending_deadlines(snap.state, self.s.policy)
@@ -548,13 +559,25 @@ class DialogRuntime:
 
     async def _effects(self, out: Outcome) -> None:
         st = out.state
-        turns = [e for e in out.effects if isinstance(e, StoreTurn)]
-        forms = [e for e in out.effects if isinstance(e, StoreForm)]
+        turns: list[StoreTurn] = []
+        forms: list[StoreForm] = []
+        frames = []  # the effects that send something, in order
+        finalize = False
+        for e in out.effects:  # one pass, by exact type (effects are final dataclasses)
+            kind = type(e)
+            if kind is StoreTurn:
+                turns.append(e)  # type: ignore[arg-type]
+            elif kind is StoreForm:
+                forms.append(e)  # type: ignore[arg-type]
+            elif kind is Finalize:
+                finalize = True
+            elif kind is not Schedule:
+                frames.append(e)
         if turns or forms:
             await self._store(st.id, turns, forms)
-        if any(isinstance(e, Finalize) for e in out.effects):
+        if finalize:
             await self._finalize(st)  # the record is final before anyone is told "done"
-        for eff in out.effects:
+        for eff in frames:
             match eff:
                 case Acknowledge(role=role, client_id=cid, seq=seq):
                     await self.s.hub.send(st.workers[role], p.ack_json(cid, seq))
