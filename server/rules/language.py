@@ -19,7 +19,7 @@ IM_TOKENS = frozenset(
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     lil ngl cya tbf istg ily tho
     wdym wots wot ffs lmk rn hbu wbu wyd irl afk omw yw abt thnks tq ikr idts ttys bbl gtg g2g wats wuts
-    vc vcs
+    vc vcs fr
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Spoken or dialect spellings ("Dunno, mate.", "cos the telly's broken", "Wha dat?") are how people talk,
@@ -30,6 +30,11 @@ IM_TOKENS = IM_TOKENS - {"dunno", "cos", "dat"}
 _INITIALS = re.compile(r"\b[A-Z]\.(?: ?[A-Z]\.)+|\b[A-Z](?= ?-?(?:shaped?|shapes|turns?|bends?)\b)")
 # IM tokens that are also Dutch or Afrikaans words ("Wat is de sfeer?"): foreign in a foreign message.
 _ALSO_DUTCH = frozenset({"wat"})
+# "fr" for "for real" is written in lower case and never closes an abbreviation with a full stop.
+_FOR_REAL = re.compile(r"(?<![\w'])fr(?![\w'.])")
+# Korean consonants or vowels standing alone, doubled ("ㅋㅋ" laughter, "ㅎㅎ", "ㅠㅠ" tears): chat
+# spelling, never Korean prose, which writes whole syllable blocks.
+_JAMO_RUN = re.compile(r"[\u3131-\u318e]{2,}")
 # Letters repeated three or more times ("sooo", "yesss"); Roman numerals (XIII) are not chat.
 _REPEAT = re.compile(r"([a-z])\1\1")
 _ROMAN = re.compile(r"^[ivxlcdm]+$")
@@ -117,6 +122,8 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
     im = not IM_TOKENS.isdisjoint(words) or bool(extra and not set(extra).isdisjoint(words))
     if im and not extra and _only_initials(ctx.text, words):
         im = False
+    if im and "fr" in words and IM_TOKENS.intersection(words) == {"fr"} and not _FOR_REAL.search(ctx.text):
+        im = False  # "Fr. Damien", "FR": a priest's title or French, not "for real"
     # "wat" in a Dutch sentence is Dutch: leave that message to non_english
     if (
         im
@@ -135,6 +142,8 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
         if _PUNCT_RUN.search(ctx.text):
             return True
     if ("ha" in lower or "he" in lower or "lol" in lower) and any(_LAUGH.match(w) for w in words):
+        return True
+    if not lower.isascii() and _JAMO_RUN.search(lower):
         return True
     if not cfg.check_emoticons:
         return False
