@@ -35,3 +35,19 @@ CASES: list[Case] = [
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_case(case: Case) -> None:
     assert_case(case)
+
+
+# A farewell or thanks in another language with the Filipino "po" or Hindi "ji" after it ("Paalam po!")
+# answers a pleasantry: greeting's, not short_answer's (the labeling guide's convention for replies to a
+# greeting or farewell). A bare "Po?" or a short answer with "po" is no courtesy.
+COURTESY_CASES: list[Case] = [
+    clean("short_answer", A, "Paalam po!", before="Okay, goodbye."),
+    clean("short_answer", A, "Dhanyavaad ji.", before="Thank you so much!"),
+    hit("short_answer", A, "Yes po.", before="Is the jeepney red?"),
+    hit("short_answer", A, "Two po.", before="How many carabaos?"),
+]
+
+
+@pytest.mark.parametrize("case", COURTESY_CASES, ids=case_id)
+def test_courtesy_case(case: Case) -> None:
+    assert_case(case)

@@ -163,6 +163,7 @@ _WELL_BEING_BACK = re.compile(
 
 
 _GREETING_CFG = smalltalk.GreetingConfig()
+_HONORIFICS = frozenset(("po", "ji"))
 _SEE_YOU = re.compile(r"\bsee (?:ya|you|u)\b")
 
 
@@ -186,7 +187,9 @@ def _courtesy_reply(ctx: Context) -> bool:
             # a courtesy in a script without Latin letters ("وعليكم السلام", "さようなら") or in words
             # that are no English ("Karibu!", "Nawzajem.")
             or not any("a" <= c <= "z" for c in ctx.lower)
-            or all(w not in T.ENGLISH_WORDS for w in words)
+            # (a Filipino "po" or Hindi "ji" after it is an honorific: "Paalam po!", "Shukriya ji.")
+            or all(w not in T.ENGLISH_WORDS or w in _HONORIFICS for w in words)
+            and not _HONORIFICS.issuperset(words)
         )
         and smalltalk.detect_greeting(ctx, _GREETING_CFG)
     )
