@@ -54,7 +54,11 @@ def test_gate_agrees_with_every_rule_regex_on_the_labeled_texts() -> None:
     [
         (r"\bup to\b", ("up to",)),
         (r"\b(?:have|has) on\b|\bdressed in\b", (" on", "dressed in")),
-        (r"f+u+c+k+", None),  # single letters only: no set worth checking ("f" kept is fine too)
+        # a repeated letter joins its neighbours: every match holds "fu" (and "uc", "ck")
+        (r"f+u+c+k+", ("fu",)),
+        (r"\b(?:f\*+k)\b", ("f*",)),
+        (r"sala+ma", ("sala",)),
+        (r"a+", ("a",)),
         (r"(?i)bloody hell", None),  # case-insensitive: no literal check
         (r"(a)b\1", None),  # a back-reference: the regex is always run
         (r"x?", None),
@@ -66,6 +70,15 @@ def test_required_strings(pattern: str, needs: tuple[str, ...] | None) -> None:
         assert gate.needs is None or all(len(s) == 1 for s in gate.needs)
     else:
         assert gate.needs == tuple(sorted(needs))
+
+
+def test_repeated_letters_gate_agrees_with_search() -> None:
+    texts = [*"fuck ffuuuccckkk beautiful f*k f***k fk ok salaaama salama".split(), "sala ma", ""]
+    for pattern in (r"f+u+c+k+", r"\b(?:f+u+c+k+\w*)\b|\b(?:f\*+k)\b|\bok\b", r"sala+ma", r"x*a+b+?c"):
+        rx = re.compile(pattern)
+        gate = T.LiteralGate(rx)
+        for text in (*texts, "xaabc", "abbc", "ac"):
+            assert gate.search(text) is (rx.search(text) is not None), (pattern, text)
 
 
 def test_gate_splits_only_plain_alternations() -> None:
