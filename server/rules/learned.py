@@ -93,9 +93,6 @@ C_TEXT = 16.0  # inverse regularisation of the text models (features are L2-norm
 C_PAIR = 4.0
 
 
-_UNSEEN: Any = object()  # a pair not looked up yet (a pair looked up and unknown is cached as None)
-
-
 def sigmoid(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-z)) if z > -500 else 0.0
 
@@ -118,6 +115,11 @@ class Model:
         default_factory=dict, compare=False, repr=False
     )
     pair_cache: dict[tuple[str, str], tuple[float, ...] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    # (previous word, word) -> (the vectors that word adds to a message's sum, in order, and their
+    # number of features): the word's own and its pair's, found with one look-up instead of two
+    step_cache: dict[tuple[str, str], tuple[tuple[tuple[float, ...], ...], int]] = field(
         default_factory=dict, compare=False, repr=False
     )
     # (role, text, profanity score, rules whose detectors fired) -> log-odds: bulk QC meets the
@@ -153,21 +155,15 @@ class Model:
             if (i := index.get(f)) is not None
         ]
         n = len(vectors)
-        # the caches read inline (a method call per word and pair cost more than the look-up)
-        word_cache, pair_cache = self.word_cache, self.pair_cache
+        # the cache read inline (a method call per word cost more than the look-up)
+        step_cache = self.step_cache
         prev = "<s>"
         for w in words:
-            hit = word_cache.get(w)
-            vec, k = self._word(w) if hit is None else hit
-            if k:
-                vectors.append(vec)
-                n += k
-            row = pair_cache.get((prev, w), _UNSEEN)
-            if row is _UNSEEN:
-                row = self._pair(prev, w)
-            if row is not None:
-                vectors.append(row)
-                n += 1
+            step = step_cache.get((prev, w))
+            if step is None:
+                step = self._step(prev, w)
+            vectors += step[0]
+            n += step[1]
             prev = w
         if (row := self._pair(prev, "</s>")) is not None:
             vectors.append(row)
@@ -197,6 +193,18 @@ class Model:
             vec = tuple(sum(col) for col in zip(*known, strict=True)) if known else ()
             hit = cache[word] = (vec, len(known))
         return hit
+
+    def _step(self, prev: str, word: str) -> tuple[tuple[tuple[float, ...], ...], int]:
+        """What ``word`` after ``prev`` adds to a message's sum: its own summed weights (if it has known
+        features), then the weights of the pair (if known), and how many features those are."""
+        cache = self.step_cache
+        if len(cache) > 200_000:
+            cache.clear()
+        vec, k = self._word(word)
+        row = self._pair(prev, word)
+        vectors = ((vec,) if k else ()) + (() if row is None else (row,))
+        step = cache[(prev, word)] = (vectors, k + (row is not None))
+        return step
 
     def _pair(self, first: str, second: str) -> tuple[float, ...] | None:
         """The weights of a pair of neighbouring words (None if unknown), cached per model."""
