@@ -133,7 +133,7 @@ class PrefixGate:
     ``build_all`` lists those of every gate at start-up instead (``registry.prepare``).
     """
 
-    __slots__ = ("pattern", "k", "_by_length", "_built")
+    __slots__ = ("pattern", "k", "_by_length", "_built", "_seen")
 
     def __init__(self, pattern: re.Pattern[str], k: int = 4) -> None:
         self.pattern = pattern
@@ -141,6 +141,9 @@ class PrefixGate:
         # per length n <= k: the first n characters of a text that the regex may match; None: no gate
         self._by_length: tuple[tuple[int, frozenset[str]], ...] | None = None
         self._built = False
+        # a text's first k characters -> whether they open a possible match: the answer for every text
+        # that opens so (one slice and one look-up instead of one per length)
+        self._seen: dict[str, bool] = {}
         _GATES.append(self)
 
     def build(self) -> None:
@@ -162,10 +165,18 @@ class PrefixGate:
         by_length = self._by_length
         if by_length is None:
             return True
-        for n, heads in by_length:  # noqa: SIM110  (a plain loop: no generator per call)
-            if text[:n] in heads:
-                return True
-        return False
+        head = text[: self.k]
+        known = self._seen.get(head)
+        if known is None:
+            known = self._opens(head, by_length)
+        return known
+
+    def _opens(self, head: str, by_length: tuple[tuple[int, frozenset[str]], ...]) -> bool:
+        """Whether a text opening with ``head`` (its first k characters) may match; kept per ``head``."""
+        if len(self._seen) >= 8192:
+            self._seen.clear()
+        known = self._seen[head] = any(head[:n] in heads for n, heads in by_length)
+        return known
 
     def match(self, text: str) -> bool:
         """Whether ``pattern.match(text)`` matches."""
