@@ -233,8 +233,11 @@ def test_examples_cover_every_rule_both_ways() -> None:
 
 
 def test_copies_opinion_needs_most_words_from_one_opinion() -> None:
-    copy = "Is there a lonely old fisherman on a grey beach?"
+    copy = "Is the lonely old fisherman on a grey beach a picture of loss?"
     assert "copies_opinion" in hits("questioner", copy, opinions=OPINIONS)
+    # its subject alone, without what the opinion says of it, checks what is there (labeling guide)
+    subject = "Is there a lonely old fisherman on a grey beach?"
+    assert "copies_opinion" not in hits("questioner", subject, opinions=OPINIONS)
     assert "copies_opinion" not in hits("questioner", copy)  # no opinions shown: nothing to copy
     assert "copies_opinion" not in hits("questioner", "Is the fisherman holding a net?", opinions=OPINIONS)
     assert "copies_opinion" not in hits(

@@ -72,6 +72,13 @@ def restates_judgement(ctx: Context, text: str) -> bool:
     return T.words(_LEAD_IN.sub("", ctx.lower))[:1] in _YES_NO_OPENERS
 
 
+def _keeps_judgement(mine: frozenset[str], text: str) -> bool:
+    """Whether a question sharing most words with an opinion also keeps what the opinion says of its
+    subject: one that names only the subject checks what is there (labeling guide, sessions 9 and 12)."""
+    parts = opinion_parts(text)
+    return parts is None or not mine.isdisjoint(parts.judgement)
+
+
 def detect_copies_opinion(ctx: Context, cfg: CopiesOpinionConfig) -> bool:
     if not ctx.opinions:
         return False
@@ -80,7 +87,11 @@ def detect_copies_opinion(ctx: Context, cfg: CopiesOpinionConfig) -> bool:
         return False
     for text in _texts(ctx.opinions):
         shared = len(mine & _analyse(text)[0])
-        if shared >= cfg.min_shared_words and shared / len(mine) >= cfg.min_overlap:
+        if (
+            shared >= cfg.min_shared_words
+            and shared / len(mine) >= cfg.min_overlap
+            and _keeps_judgement(mine, text)
+        ):
             return True
         if shared and restates_judgement(ctx, text):
             return True
