@@ -29,3 +29,32 @@ def test_soft_overlap_is_the_same_under_every_hash_seed() -> None:
         )
         results.add(done.stdout.strip())
     assert len(results) == 1, results
+
+
+# The text classifiers' log-odds of labelled answers, to the last bit: features were once listed from
+# a set of strings ("L:s", "L:o"), so the order their weights were summed in followed the hash seed.
+LOGITS = """
+import hashlib, json
+from server.rules import text as T
+from server.rules.learned import default_model
+model = default_model()
+lines = (ROOT / "tasks/rules-eval/heldout_batch18.jsonl").read_text(encoding="utf-8").splitlines()
+out = []
+for line in lines:
+    record = json.loads(line)
+    words = T.words(T.normalise(record["text"]))
+    out.append(repr(model._text_logits(record["role"], record["text"], words, 0.1, ())))
+print(hashlib.sha256("\\n".join(out).encode()).hexdigest())
+"""
+
+
+def test_text_logits_are_the_same_under_every_hash_seed() -> None:
+    code = f"from pathlib import Path\nROOT = Path({str(ROOT)!r})\n" + LOGITS
+    results = set()
+    for seed in range(4):  # seeds 0, 1 and 3 gave three different sums before the features were sorted
+        env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=300
+        )
+        results.add(done.stdout.strip())
+    assert len(results) == 1, results

@@ -137,8 +137,11 @@ def message_features(
     if kinds:
         signs = {sign for w in words if w in LEXICON and (sign := LEXICON[w][1])}
         feats.extend("L:+" if sign > 0 else "L:-" for sign in signs)
-        feats.extend(kinds)
-        feats.extend(k + "&" + name for name in present for k in kinds)
+        # sorted: a set of strings iterates in an order PYTHONHASHSEED sets, and the features' order is
+        # the order their weights are summed in: two processes differed in a logit's last bit
+        ordered = sorted(kinds)
+        feats.extend(ordered)
+        feats.extend(k + "&" + name for name in present for k in ordered)
     return feats
 
 
