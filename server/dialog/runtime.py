@@ -17,8 +17,8 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
 
@@ -158,6 +158,37 @@ class Snapshot:
     turns: list[StoreTurn] | None = None
     # the state's pending deadlines, when this process computed them at its last commit
     pending: frozenset[Schedule] | None = None
+
+
+@dataclass(slots=True)
+class SortedEffects:
+    """An outcome's effects by kind: what to store, the deadlines to schedule, whether the dialog
+    record is to be made final, and the effects that send something (in order)."""
+
+    turns: list[StoreTurn] = field(default_factory=list)
+    forms: list[StoreForm] = field(default_factory=list)
+    schedules: set[Schedule] = field(default_factory=set)
+    frames: list[object] = field(default_factory=list)
+    finalize: bool = False
+
+
+def sort_effects(effects: Iterable[object]) -> SortedEffects:
+    """One pass over ``effects`` by exact type (effects are final dataclasses): the commit and
+    the effects step each need them split, on every chat message."""
+    out = SortedEffects()
+    for e in effects:
+        kind = type(e)
+        if kind is StoreTurn:
+            out.turns.append(e)  # type: ignore[arg-type]
+        elif kind is Schedule:
+            out.schedules.add(e)  # type: ignore[arg-type]
+        elif kind is StoreForm:
+            out.forms.append(e)  # type: ignore[arg-type]
+        elif kind is Finalize:
+            out.finalize = True
+        else:
+            out.frames.append(e)
+    return out
 
 
 # column types whose values SQLAlchemy hands to asyncpg as they are (JSON: as its text)
@@ -500,22 +531,12 @@ class DialogRuntime:
         moved first. The result is remembered (with the messages, when ``snap`` had them)."""
         k, dialog_id = self.s.keys, out.state.id
         state_key = k.dialog(dialog_id)
-        logs: list[str] = []
-        forms: list[tuple[str, str]] = []
-        added: set[Schedule] = set()
-        finalize = False
-        for e in out.effects:  # one pass, by exact type (effects are final dataclasses)
-            kind = type(e)
-            if kind is StoreTurn:
-                logs.append(dumps(e.__dict__))
-            elif kind is Schedule:
-                added.add(e)  # type: ignore[arg-type]
-            elif kind is StoreForm:
-                forms.append((e.phase, dumps(e.__dict__)))  # type: ignore[union-attr]
-            elif kind is Finalize:
-                finalize = True
+        effects = sort_effects(out.effects)
+        logs = [dumps(e.__dict__) for e in effects.turns]
+        forms = [(e.phase, dumps(e.__dict__)) for e in effects.forms]
+        added = effects.schedules
         extra: list[tuple[float, str]] = []
-        if out.state.final and finalize:
+        if out.state.final and effects.finalize:
             # if this process dies before the record is final, a sweeper anywhere finishes it
             extra.append((time.time() + self.s.settings.claim_seconds, finalize_member(dialog_id)))
         before = snap.pending if snap.pending is not None else pending_deadlines(snap.state, self.s.policy)
@@ -548,7 +569,7 @@ class DialogRuntime:
         if snap.turns is None or out.state.final:
             self._latest.pop(dialog_id, None)
         else:
-            turns = snap.turns + [e for e in out.effects if isinstance(e, StoreTurn)]
+            turns = snap.turns + effects.turns
             self._turns[dialog_id] = turns
             if len(out.state.sent) == len(turns):  # one key a message: it has them all
                 self._keep_sent(dialog_id, len(turns), out.state.sent)
@@ -559,25 +580,13 @@ class DialogRuntime:
 
     async def _effects(self, out: Outcome) -> None:
         st = out.state
-        turns: list[StoreTurn] = []
-        forms: list[StoreForm] = []
-        frames = []  # the effects that send something, in order
-        finalize = False
-        for e in out.effects:  # one pass, by exact type (effects are final dataclasses)
-            kind = type(e)
-            if kind is StoreTurn:
-                turns.append(e)  # type: ignore[arg-type]
-            elif kind is StoreForm:
-                forms.append(e)  # type: ignore[arg-type]
-            elif kind is Finalize:
-                finalize = True
-            elif kind is not Schedule:
-                frames.append(e)
-        if turns or forms:
-            await self._store(st.id, turns, forms)
-        if finalize:
+        effects = sort_effects(out.effects)
+        turns = effects.turns
+        if turns or effects.forms:
+            await self._store(st.id, turns, effects.forms)
+        if effects.finalize:
             await self._finalize(st)  # the record is final before anyone is told "done"
-        for eff in frames:
+        for eff in effects.frames:
             match eff:
                 case Acknowledge(role=role, client_id=cid, seq=seq):
                     await self.s.hub.send(st.workers[role], p.ack_json(cid, seq))

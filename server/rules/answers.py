@@ -105,7 +105,7 @@ _ECHO_ASKERS = frozenset("how what why which where who whom when".split())
 
 def _brief_ask_back(ctx: Context) -> bool:
     words = ctx.words
-    if not words and _MARKS_ONLY.match(ctx.lower):
+    if _marks_only(ctx):
         return True  # "???"
     if not 0 < len(words) <= 3 or not asks_back(ctx.lower):
         return False
@@ -1047,11 +1047,15 @@ _HOW_ARE_YOU = re.compile(
 _MARKS_ONLY = re.compile(r"^[?？¿!.\s]*[?？][?？¿!.\s]*$")
 
 
+def _marks_only(ctx: Context) -> bool:
+    return not ctx.words and _MARKS_ONLY.match(ctx.lower) is not None
+
+
 def detect_answer_is_question(ctx: Context, cfg: AnswerIsQuestionConfig) -> bool:
     lower = ctx.lower
     if _WELL_BEING_BACK.match(lower) or (_HOW_ARE_YOU.match(lower) and ctx.history):
         return False
-    if not ctx.words and _MARKS_ONLY.match(lower):
+    if _marks_only(ctx):
         return True
     return asks_back(lower)
 

@@ -513,11 +513,11 @@ def _max_width(items: Iterable, runs: set[str]) -> int:
             total += _max_width(av[-1], runs)
         elif op is C.ATOMIC_GROUP:
             total += _max_width(av, runs)
-        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+        elif op in _REPEATS:
             lo, hi, body = av
             body = list(body)
             if hi == C.MAXREPEAT:
-                if len(body) != 1 or body[0][0] is not C.LITERAL:
+                if not _one_literal(body):
                     return _UNBOUNDED
                 runs.add(chr(body[0][1]))
             else:
