@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import time
+from collections.abc import Callable
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
 
 class TokenError(Exception):
@@ -17,13 +19,32 @@ class TokenError(Exception):
         self.message = message
 
 
+def _signer_on(clock: Callable[[], float]) -> type[TimestampSigner]:
+    """itsdangerous' timestamp signer reading ``clock`` (it dates tokens and measures their age)."""
+
+    class ClockSigner(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(clock())
+
+    return ClockSigner
+
+
 class Signer:
-    def __init__(self, secret: str, study: str, max_age: int) -> None:
+    """Worker tokens and image tickets, valid for ``max_age`` whole seconds after they are issued.
+
+    ``clock`` (seconds since the epoch) both dates new tokens and measures the age of presented
+    ones; the server uses the wall clock, tests pass their own to age a token without waiting.
+    """
+
+    def __init__(
+        self, secret: str, study: str, max_age: int, *, clock: Callable[[], float] = time.time
+    ) -> None:
         self._secret = secret.encode()
         self._study = study
         self._max_age = max_age
-        self._workers = URLSafeTimedSerializer(secret, salt=f"worker:{study}")
-        self._images = URLSafeTimedSerializer(secret, salt=f"image:{study}")
+        signer = _signer_on(clock)
+        self._workers = URLSafeTimedSerializer(secret, salt=f"worker:{study}", signer=signer)
+        self._images = URLSafeTimedSerializer(secret, salt=f"image:{study}", signer=signer)
 
     def worker_token(self, worker_id: str) -> str:
         return self._workers.dumps({"w": worker_id})

@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 
 from server.db.models import Dialog, Response, Turn
 from server.services import Services
+from server.tokens import Signer, TokenError
 
 EXPLANATION = "The calm colours and the quiet path in the middle make me feel at peace with it."
 RECV_TIMEOUT = 15
@@ -212,16 +213,61 @@ async def test_bad_first_frames_get_one_error_and_the_socket_is_closed(settings,
 
 
 async def test_a_token_past_its_max_age_is_refused(settings_factory, server_factory):
-    """The server's own token, once older than ``token_max_age_seconds``."""
-    settings = settings_factory(token_max_age_seconds=1)
+    """The server's own token, once older than ``token_max_age_seconds``, and not before.
+
+    The token is aged by dating it in the past with the server's own token code
+    (``server.tokens.Signer`` on a given clock), not by sleeping: first it is shown to be exactly
+    the token the server issued at that second, so nothing but its age differs."""
+    max_age = 3600
+    settings = settings_factory(token_max_age_seconds=max_age)
     server = server_factory(settings)
-    token, _ = await new_token(server.url, "ages")
-    await asyncio.sleep(2.2)  # itsdangerous counts whole seconds
+    token, worker_id = await new_token(server.url, "ages")
+    issued = issued_at(settings, token)
+
+    def dated(at: float) -> str:
+        signer = Signer(settings.resolved_secret, settings.study, max_age, clock=lambda: at)
+        return signer.worker_token(worker_id)
+
+    assert dated(issued) == token  # the server's token, reproduced bit for bit
+    # an hour minus ten minutes old: still good (the server measures the age from the token's date)
+    young = await hello(server.url, dated(time.time() - max_age + 600))
+    assert young.worker_id == worker_id
+    await young.ws.close()
+    # a minute past its max age: refused, and the connection closed
     client = await Client.connect(server.url)
-    await client.send({"type": "hello", "v": 1, "token": token, "tab": "t"})
+    await client.send({"type": "hello", "v": 1, "token": dated(time.time() - max_age - 60), "tab": "t"})
     error = await client.recv()
     assert (error["type"], error["code"]) == ("error", "expired_token")
+    assert error["message"]
     assert await client.closed_with() == 4400
+
+
+def issued_at(settings, token: str) -> int:
+    """The second a worker token was dated (seconds since the epoch)."""
+    serializer = URLSafeTimedSerializer(settings.resolved_secret, salt=f"worker:{settings.study}")
+    _, when = serializer.loads(token, return_timestamp=True)
+    return int(when.timestamp())
+
+
+def test_a_token_is_good_for_max_age_whole_seconds_then_expires():
+    """``Signer`` on a given clock: the age limit to the second, for tokens and image tickets."""
+    now = [1_800_000_000.0]
+    signer = Signer("s3cret", "study", 60, clock=lambda: now[0])
+    token, ticket = signer.worker_token("w1"), signer.image_ticket("d1", "w1")
+    for age in (0, 59.9, 60, 60.99):  # itsdangerous counts whole seconds: refused once age > max_age
+        now[0] = 1_800_000_000.0 + age
+        assert signer.worker_from_token(token) == "w1"
+        assert signer.image_from_ticket(ticket) == ("d1", "w1")
+    now[0] = 1_800_000_000.0 + 61
+    with pytest.raises(TokenError) as info:
+        signer.worker_from_token(token)
+    assert info.value.code == "expired_token"
+    with pytest.raises(TokenError) as info:
+        signer.image_from_ticket(ticket)
+    assert info.value.code == "bad_ticket"
+    # the wall clock by default: a token dated now is good now
+    wall = Signer("s3cret", "study", 60)
+    assert wall.worker_from_token(wall.worker_token("w2")) == "w2"
 
 
 # ---------------------------------------------------------------- after hello: refused, connection lives
