@@ -147,11 +147,12 @@ else:  # pragma: no cover (a Python without the _json accelerator)
     dumps = json.dumps
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Snapshot:
     """The stored state of a dialog as read (the commit compares ``raw``'s tag, or ``raw`` whole
     when it has none, with what is stored), with its accepted messages when the caller needs the
-    history."""
+    history. Never changed once made (not a frozen dataclass only because that costs each message
+    a slower ``__init__``: see the note above the events in server/dialog/machine.py)."""
 
     raw: str
     state: DialogState
@@ -189,6 +190,11 @@ def sort_effects(effects: Iterable[object]) -> SortedEffects:
         else:
             out.frames.append(e)
     return out
+
+
+# ``state.model_dump_json()`` as bytes: the model's own serializer, without the ~2 us of Python
+# that ``model_dump_json`` spends passing on its defaults (the state is written every message)
+_state_json = DialogState.__pydantic_serializer__.to_json
 
 
 # column types whose values SQLAlchemy hands to asyncpg as they are (JSON: as its text)
@@ -347,7 +353,7 @@ class DialogRuntime:
 
     def _stored(self, state: DialogState) -> str:
         """The state as stored: its JSON with a new version tag in front (see :data:`TAG_HEAD`)."""
-        return f'{TAG_HEAD}{self._tag_base}{next(self._tag_count):x}",{state.model_dump_json()[1:]}'
+        return f'{TAG_HEAD}{self._tag_base}{next(self._tag_count):x}",{_state_json(state)[1:].decode()}'
 
     # ------------------------------------------------------------------ start
 
@@ -503,12 +509,16 @@ class DialogRuntime:
                 if snap is None:
                     return None
             out = apply(snap.state, make_event(time.time()), self.s.policy)
-            if not out.changed or await self._store_state(snap, out) is not None:
+            if not out.changed:
+                effects = None
+                break
+            effects = await self._store_state(snap, out)
+            if effects is not None:
                 break
             snap = None
         if out.duplicate:
             await self._repair(out)
-        await self._effects(out)
+        await self._effects(out, effects)
         return out
 
     async def try_cached(self, snap: Snapshot, event: Event) -> Outcome | None:
@@ -521,14 +531,16 @@ class DialogRuntime:
         out = apply(snap.state, event, self.s.policy)
         if not out.changed or out.duplicate:
             return None
-        if await self._store_state(snap, out) is None:
+        effects = await self._store_state(snap, out)
+        if effects is None:
             return None
-        await self._effects(out)
+        await self._effects(out, effects)
         return out
 
-    async def _store_state(self, snap: Snapshot, out: Outcome) -> str | None:
-        """The compare-and-set of :data:`COMMIT_LUA`: the stored state, or None if someone else
-        moved first. The result is remembered (with the messages, when ``snap`` had them)."""
+    async def _store_state(self, snap: Snapshot, out: Outcome) -> SortedEffects | None:
+        """The compare-and-set of :data:`COMMIT_LUA`: the outcome's effects, sorted, once the new
+        state is stored, or None if someone else moved first. The result is remembered (with the
+        messages, when ``snap`` had them)."""
         k, dialog_id = self.s.keys, out.state.id
         state_key = k.dialog(dialog_id)
         effects = sort_effects(out.effects)
@@ -574,13 +586,15 @@ class DialogRuntime:
             if len(out.state.sent) == len(turns):  # one key a message: it has them all
                 self._keep_sent(dialog_id, len(turns), out.state.sent)
             self._keep(Snapshot(raw, out.state, turns, after))
-        return raw
+        return effects
 
     # ------------------------------------------------------------------ effects
 
-    async def _effects(self, out: Outcome) -> None:
+    async def _effects(self, out: Outcome, effects: SortedEffects | None = None) -> None:
+        """Carry out ``out``'s effects (``effects``: them sorted, when the commit sorted them)."""
         st = out.state
-        effects = sort_effects(out.effects)
+        if effects is None:
+            effects = sort_effects(out.effects)
         turns = effects.turns
         if turns or effects.forms:
             await self._store(st.id, turns, effects.forms)
