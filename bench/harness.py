@@ -320,18 +320,94 @@ class Server:
         return self.log_path.read_text()[-n:] if self.log_path.exists() else ""
 
 
+START_TIMEOUT_ENV = "AVD_TEST_START_TIMEOUT"
+DEFAULT_START_TIMEOUT = 180.0  # seconds; importing the app and fitting the rules on a loaded 2-core machine
+
+
+class StartError(RuntimeError):
+    """A server (or worker) process exited, or was not ready in time; the message ends with the
+    tail of what it wrote (stdout and stderr go to one log file)."""
+
+
+def start_timeout() -> float:
+    """How long a started process may take to become ready: ``AVD_TEST_START_TIMEOUT`` seconds,
+    else 180. Used by the benchmarks and by the tests' server and worker start-ups."""
+    raw = os.environ.get(START_TIMEOUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_START_TIMEOUT
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise ValueError(f"{START_TIMEOUT_ENV} must be a positive number of seconds, not {raw!r}")
+    return value
+
+
+def output_tail(log_path: Path, n: int = 4000) -> str:
+    """The last ``n`` characters a process wrote to its log file."""
+    try:
+        text = log_path.read_text(errors="replace")
+    except OSError as exc:
+        return f"(no output: {exc})"
+    return ("..." + text[-n:]) if len(text) > n else (text or "(no output)")
+
+
+def wait_ready(
+    proc: subprocess.Popen,
+    ready: Callable[[], bool],
+    log_path: Path,
+    what: str,
+    timeout: float | None = None,
+) -> None:
+    """Poll ``ready()`` until it returns true, within ``timeout`` (default: ``start_timeout()``).
+
+    An exception from ``ready()`` counts as "not yet" and is quoted in the error if time runs out.
+    If the process exits first, or is still not ready at the deadline (it is killed then), raises
+    :class:`StartError` with its exit code or the time waited, and the tail of its output.
+    """
+    timeout = start_timeout() if timeout is None else timeout
+    started = time.monotonic()
+    last = "no check finished"
+    while True:
+        code = proc.poll()
+        if code is not None:
+            raise StartError(
+                f"{what} exited with code {code} before it was ready; the end of its output "
+                f"({log_path}):\n{output_tail(log_path)}"
+            )
+        try:
+            if ready():
+                return
+            last = "not ready yet"
+        except Exception as exc:  # a refused connection, a timeout: not up yet
+            last = f"{type(exc).__name__}: {exc}"
+        waited = time.monotonic() - started
+        if waited > timeout:
+            proc.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(10)
+            raise StartError(
+                f"{what} was not ready after {waited:.0f} s (the limit; set {START_TIMEOUT_ENV} to "
+                f"wait longer), load average {loadavg()}; last check: {last}; killed it. "
+                f"The end of its output ({log_path}):\n{output_tail(log_path)}"
+            )
+        time.sleep(0.1)
+
+
+def healthy(url: str) -> Callable[[], bool]:
+    """A ``ready`` check for :func:`wait_ready`: ``url`` answers 200."""
+
+    def check() -> bool:
+        return httpx.get(url, timeout=5).status_code == 200
+
+    return check
+
+
 def start_process(cmd: list[str], env: dict[str, str], log_path: Path, health_url: str) -> subprocess.Popen:
     proc = subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=log_path.open("w"), stderr=subprocess.STDOUT)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{cmd[2:4]} exited:\n" + log_path.read_text()[-4000:])
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(health_url, timeout=1).status_code == 200:
-                return proc
-        time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("server did not become healthy:\n" + log_path.read_text()[-4000:])
+    wait_ready(proc, healthy(health_url), log_path, " ".join(cmd[1:4]))
+    return proc
 
 
 def uvicorn_cmd(app: str, port: int, *extra: str) -> list[str]:

@@ -13,16 +13,15 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from PIL import Image, ImageDraw
 
+from bench.harness import healthy, wait_ready
 from server.db import scratch
 from server.db.migrate import upgrade
 from server.services import Services
@@ -219,17 +218,10 @@ def server_factory(tmp_path: Path, fitted_classifiers: None) -> Iterator:
         )
         server = ServerProcess(f"http://127.0.0.1:{port}", proc, log_path)
         started.append(server)
-        deadline = time.time() + 180  # a loaded 2-core machine can take long to import the app
-        while time.time() < deadline:
-            if proc.poll() is not None:
-                raise RuntimeError("server exited:\n" + server.log())
-            try:
-                if httpx.get(server.url + "/healthz", timeout=1).status_code == 200:
-                    return server
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("server did not become healthy:\n" + server.log())
+        # within AVD_TEST_START_TIMEOUT seconds (180 by default: a loaded 2-core machine can take
+        # long to import the app); on failure the error quotes the end of the server's output
+        wait_ready(proc, healthy(server.url + "/healthz"), log_path, f"the server on port {port}")
+        return server
 
     yield start
     for server in started:

@@ -8,6 +8,7 @@ import time
 
 from sqlalchemy import select
 
+from bench.harness import start_timeout
 from server.bots import simulate
 from server.db.models import Dialog, QcResult, Response
 from server.qc.inclusion import content_words
@@ -41,7 +42,7 @@ async def test_finished_dialogs_get_verdicts_from_a_qc_worker(settings, stimuli,
         good, _ = await simulate(server.url, pairs=1, timeout=60)
         left, _ = await simulate(server.url, pairs=1, behaviour="abandon", at_round=2, timeout=60)
         assert good["completed"] == 1 and left["outcomes"].get("left") == 1
-        deadline = time.time() + 90  # a busy machine can be slow to start the worker
+        deadline = time.time() + start_timeout()  # a busy machine can be slow to start the worker
         while time.time() < deadline:
             async with services.sessions() as db:
                 mine = select(QcResult).join(Dialog, Dialog.id == QcResult.dialog_id)

@@ -19,6 +19,7 @@ import pytest
 import redis
 from rq import Queue, Worker
 
+from bench.harness import wait_ready
 from server.qc.jobs import queue_name
 from server.qc.worker import TEARDOWN_SECONDS
 from server.redis_conn import EmbeddedRedis
@@ -31,11 +32,11 @@ def start_worker(url: str, queue: str, log: Path) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "server.qc.worker", queue]
     proc = subprocess.Popen(cmd, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT)
     connection = redis.Redis.from_url(url)
-    deadline = time.monotonic() + 60
-    while not Worker.all(connection=connection, queue=Queue(queue, connection=connection)):
-        assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-        time.sleep(0.1)
-    connection.close()
+    registered = lambda: bool(Worker.all(connection=connection, queue=Queue(queue, connection=connection)))  # noqa: E731
+    try:
+        wait_ready(proc, registered, log, f"the QC worker on {queue}")
+    finally:
+        connection.close()
     return proc
 
 
@@ -81,10 +82,7 @@ def test_avd_qc_worker_takes_its_worker_along_when_killed(settings, tmp_path: Pa
     queue = Queue(queue_name(settings.study), connection=connection)
     worker: psutil.Process | None = None
     try:
-        deadline = time.monotonic() + 120
-        while not Worker.all(connection=connection, queue=queue):
-            assert avd.poll() is None and time.monotonic() < deadline, log.read_text()
-            time.sleep(0.2)
+        wait_ready(avd, lambda: bool(Worker.all(connection=connection, queue=queue)), log, "avd qc worker")
         (worker,) = psutil.Process(avd.pid).children()
         avd.kill()
         avd.wait(10)

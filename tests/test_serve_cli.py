@@ -18,6 +18,7 @@ import pytest
 import redis
 from rq import Queue, Worker
 
+from bench.harness import wait_ready
 from server.qc.jobs import queue_name, semantic_queue_name
 from server.qc.worker import TEARDOWN_SECONDS
 from server.redis_conn import EmbeddedRedis
@@ -35,18 +36,14 @@ def start_serving(settings: Settings, log: Path, expected: dict[str, int], *opti
     port = free_port()
     cmd = [shutil.which("avd") or "avd", "serve", "--port", str(port), *options]
     proc = subprocess.Popen(cmd, env=settings_env(settings), stdout=log.open("w"), stderr=subprocess.STDOUT)
-    deadline = time.time() + 120
-    while True:
-        assert proc.poll() is None, log.read_text()
-        try:
-            healthy = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).json()["status"] == "ok"
-        except httpx.HTTPError:
-            healthy = False
+
+    def ready() -> bool:
         found = {name: workers_on(settings.redis_url or "", name) for name in expected}
-        if healthy and found == expected:
-            return proc
-        assert time.time() < deadline, (found, log.read_text())
-        time.sleep(0.3)
+        assert found == expected, f"workers by queue: {found}"  # quoted if time runs out
+        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).json()["status"] == "ok"
+
+    wait_ready(proc, ready, log, "avd serve")
+    return proc
 
 
 def survivors(processes: list[psutil.Process]) -> list[psutil.Process]:
