@@ -136,7 +136,7 @@ _COURTESY_WORDS = frozenset(
     great fine ok okay sure no problem worries anytime glad happy help could i i'm am doing nice meet you're
     youre ur r ta now kindly ya worries laters hooroo tara cheerio totsiens slán slan abhaile doei ciao tchau
     adeus arvo mate dankie grand lovely top sound fair enough right so well cool alright then amen bless
-    blessings god yeah yep ta-ra
+    blessings god yeah yep ta-ra gg whatever dobranoc hwyl fawr
     karibu nawzajem wzajemnie kwaheri asante sana sawa ó dàbọ dabọ dabo tnx thnx thanx
     """.split()
 )
@@ -215,7 +215,7 @@ def _hush(words: list[str]) -> bool:
 # repeated with a reminder that it was given already is still a bare reply (the reminder describes nothing;
 # the labeling guide's "Red, like I said."). Only a reminder that ends the message counts: "Four, I said
 # it already. Pay attention." and "I just said, a thistle." are left as the older batches label them.
-_REMINDER_VERB = r"(?:said|told(?: you| u)?|answered|mentioned|wrote|typed|explained|put)"
+_REMINDER_VERB = r"(?:said|told(?: you| u)?|answered|mentioned|wrote|typed|explained|put|stated)"
 _SAID_BEFORE = re.compile(
     r",? (?:(?:like|as|same as) (?:i(?:'ve| have)? )?(?:(?:already|just|bloody|damn|literally) )?"
     rf"{_REMINDER_VERB}|i (?:(?:already|just|bloody|literally) )?{_REMINDER_VERB}(?: (?:it|that|so))?"
@@ -229,13 +229,13 @@ _COUNTS = frozenset(
     """.split()
 )
 _ABOUT = frozenset("about around roughly maybe approximately nearly almost".split())
-_REMINDER_WORDS = frozenset("said told answered mentioned wrote typed explained before".split())
+_REMINDER_WORDS = frozenset("said told answered mentioned wrote typed explained before stated".split())
 # "Thirty or so", "Red and yellow", "fifty-ish": still one or two words of answer
 _ROUGHLY_TAIL = (["or", "so"], ["or", "more"], ["ish"])
 
 
 # A word that asks for a thing or a choice: what was asked is more than yes or no.
-_OPEN_ASKERS = frozenset("what what's whats which who whose where how when or".split())
+_OPEN_ASKERS = frozenset("what what's whats which who whose where how when or wat wat's wot wut".split())
 
 
 def _bare_said_before(ctx: Context) -> bool:
@@ -438,12 +438,24 @@ _FOREIGN_VERDICT = (
     # "mbaya sana", "ganska fånig", "çok güzel", "cantik", "ngon quá"
     r"khoobsurat|khubsurat|sundar|mazedaar|mazedar|bekaar|bakwas|грустно|красиво|страшно|ужасно|"
     r"прекрасно|смешно|krasivo|strashno|grustno|mbaya|nzuri|zinatisha|inatisha|f[aå]nig|vacker|vackert|"
-    r"l[aä]skig|hemsk|g[uü]zel|[cç]irkin|korkun[cç]|cantik|indah|seram|jelek|[dđ][eẹ]p|ngon|th[ií]ch)"
+    r"l[aä]skig|hemsk|g[uü]zel|[cç]irkin|korkun[cç]|cantik|indah|seram|jelek|[dđ][eẹ]p|ngon|th[ií]ch|"
+    # "Sì, è disgustoso.", "C'est dégoûtant.", "Bahut mast hai!", "Sangat indah dan menakjubkan!",
+    # "Bardzo piękne.", "Ɛyɛ fɛ paa!" (Twi)
+    r"disgustos[oa]|orribile|spaventos[oa]|asqueros[oa]|horroros[oa]|aterrador[a]?|d[eé]go[uû]tant|"
+    r"effrayant|affreux|moche|ekelhaft|ekli?g|unheimlich|nojent[oa]|assustador[a]?|pi[eę]kn[aey]|"
+    r"straszn[aey]|okropn[aey]|brzydk[aiie]|menakjubkan|menjijikkan|menyeramkan|bagus|mast|pyaa?r[ai]|"
+    r"ganda|f[ɛe])"
+)
+# The same in scripts written without spaces, found inside the one long token ("はい、とても美しいです。",
+# "非常漂亮"): words of beauty and disgust only, which say nothing of a depicted person's mood.
+_UNSPACED_VERDICT = re.compile(
+    r"美しい|綺麗|きれい|素晴らしい|すばらしい|気持ち悪い|美丽|漂亮|好看|아름답|아름다워"
 )
 _FOREIGN_FILLER = frozenset(
     "ja yes si sí oui nee nein no não nao sim muy muito molto sehr très tres heel baie erg so wirklich "
     "davvero e y und en et and ha demais да очень haan han bilkul bahut hai ni sana ndiyo ganska den det är "
-    "ar evet çok cok iya sangat banget lắm lam quá qua nhìn nhin".split()
+    "ar evet çok cok iya sangat banget lắm lam quá qua nhìn nhin ya dan sì è é es est c'est ist bardzo "
+    "tão tao tan così cosi vraiment echt ɛyɛ paa".split()
 )
 # People, whose looks and moods an answer describes ("the clown looks scary", "the woman feels sad").
 _PERSON = (
@@ -682,6 +694,7 @@ _JUDGES_TRIGGERS = T.literal_words(_TASTE) | frozenset(
 
 
 _FOREIGN_VERDICT_RE = re.compile(rf"{_FOREIGN_VERDICT}$")
+_VERDICTS_ALSO_ENGLISH = frozenset(("mast", "fe", "ganda", "bagus"))
 
 
 def _judgement_only(lower: str) -> bool:
@@ -701,9 +714,14 @@ def _foreign_verdict_only(lower: str) -> bool:
     for sentence in _SENTENCE_END.findall(lower):
         words = T.words(sentence)
         verdicts = [w for w in words if _FOREIGN_VERDICT_RE.match(w)]
-        if verdicts and all(w in _FOREIGN_FILLER or _FOREIGN_VERDICT_RE.match(w) for w in words):
+        if (
+            verdicts
+            and all(w in _FOREIGN_FILLER or _FOREIGN_VERDICT_RE.match(w) for w in words)
+            # a verdict that is also an English word ("mast", "fe") needs a foreign word beside it
+            and not (set(verdicts) <= _VERDICTS_ALSO_ENGLISH and T.ENGLISH_WORDS.issuperset(words))
+        ):
             return True
-    return False
+    return not lower.isascii() and len(lower) <= 30 and _UNSPACED_VERDICT.search(lower) is not None
 
 
 class ImposesEmotionConfig(LearnedRuleConfig):

@@ -19,7 +19,7 @@ IM_TOKENS = frozenset(
     gotta dunno kinda sorta ok-ish hmu ikr ofc rly srsly prolly msg txt bff fyi asap wtf stfu smh
     lil ngl cya tbf istg ily tho
     wdym wots wot ffs lmk rn hbu wbu wyd irl afk omw yw abt thnks tq ikr idts ttys bbl gtg g2g wats wuts
-    vc vcs fr
+    vc vcs fr sry wat's wot's wut's
     """.split()
 ) - {"yup", "nah", "ya", "yea", "kinda", "sorta", "gonna", "wanna", "gotta", "ok-ish"}
 # Spoken or dialect spellings ("Dunno, mate.", "cos the telly's broken", "Wha dat?") are how people talk,
@@ -55,8 +55,11 @@ class ChatLanguageConfig(RuleConfig):
     check_emoticons: bool = Field(True, description="Reject emoticons and emoji.")
 
 
-# "n" for "and" between two words ("black n white"), "y/n" for "yes or no".
-_AND_N = re.compile(r"(?<=[a-z])(?<!letter)(?<!\ban)(?<!\bthe) n (?=[a-z])|\b[yY]/[nN]\b")
+# "n" for "and" between two words ("black n white"), "y/n" for "yes or no", "w/" and "w/o" for "with"
+# and "without" before a word ("a man w/ a cart").
+_AND_N = re.compile(
+    r"(?<=[a-z])(?<!letter)(?<!\ban)(?<!\bthe) n (?=[a-z])|\b[yY]/[nN]\b|(?<![\w/])[wW]/[oO]? (?=[a-z])"
+)
 # Keyboard mashing ("jjjjj kkkkl"): words without a vowel, other than the interjections that have none
 # ("hmm", "mhm", "shh", "pfft", "brr").
 _VOWELLESS = re.compile(r"^[^aeiouy\W\d_]{3,}$")
@@ -115,7 +118,7 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
         return True
     if ("af" in ctx.wordset or "tf" in ctx.wordset) and _AF_TF.search(lower):
         return True
-    if (" n " in ctx.text or "y/n" in lower) and _AND_N.search(ctx.text):
+    if (" n " in ctx.text or "/" in lower) and _AND_N.search(ctx.text):
         return True
     # whole tokens only: the "u" of "u-shaped" is no IM spelling
     extra = cfg.extra_tokens
@@ -240,7 +243,8 @@ _FOREIGN_COURTESY = frozenset(
     totsiens dankie baie goeiemôre goeie môre tot ziens doei je wel hoi hej hei tack takk
     konnichiwa konnichiha arigato arigatou sayonara ohayo ohayou nǐ hǎo ni hao xièxie xiexie zàijiàn zaijian
     karibu asante sana kwaheri sawa jambo habari tutaonana nawzajem wzajemnie dziękuję dziekuje dzięki
-    bardzo miłego milego dnia widzenia zobaczenia cześć czesc
+    bardzo miłego milego dnia widzenia zobaczenia cześć czesc dobranoc
+    diolch iawn hwyl fawr khodahafez efcharisto efharisto
     """.split()
 )
 # Courtesy words that are English words or letters too: they join a foreign greeting but never make one.
@@ -289,6 +293,8 @@ _MORE_FOREIGN = frozenset(
     branca vermelho vermelha amarelo amarela quase
     tudo bem você voce vc obrigado obrigada
     atá ata tá níl nil bhfuil phictiúr pictiúr bpictiúr pictiur dath conas cén mhéad mhead fheiceann agat
+    nee neen geschlossen offen vielleicht gesloten misschien chiuso chiusa aperto aperta cerrado cerrada
+    abierto abierta fermé fermée ouvert ouverte fechado fechada aberto aberta forse quizás quizas talvez
     """.split()
 )
 # Afrikaans and Dutch words that are no English ("Wat dink jy van die kuns?", "Hoe lyk die lug?"); "wat"

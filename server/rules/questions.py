@@ -1306,7 +1306,8 @@ INTERROGATIVES = frozenset(
     wouldn't should shouldn't shall may might hasn't haven't am describe tell explain name
     list mention say give please pls plz let share elaborate any anything anyone anybody
     wat wut wht whr wher hw continue walk paint keep go summarize summarise sum sketch talk run fill break
-    wtf wth whats wats wot wots whos hows wheres whr r carry waht whta hwat wich
+    wtf wth whats wats wot wots whos hows wheres whr r carry waht whta hwat wich wat's wot's wut's
+    estimate compare identify specify
     """.split()
 )
 _CLAUSE_START = re.compile(
@@ -1407,6 +1408,23 @@ _FOREIGN_PLEASE = (" por favor", " per favore", " s'il vous plaît", " s'il te p
 _GREEK_ASKED = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]\s*[;\u037e]\s*$")
 
 
+# "Eyes open or closed.", "funny or gross overall": a few words offering a choice ask which one holds,
+# with or without "?" (every such line of the labelled batches is a question). Not when the questioner
+# speaks of themselves ("I'd say red or orange.") or writes more than one sentence.
+_CHOICE_WORDS = 6
+_SELF = frozenset("i i'd i'm i'll i've me my we".split())
+
+
+def _offers_choice(ctx: Context) -> bool:
+    words = ctx.words
+    return (
+        3 <= len(words) <= _CHOICE_WORDS
+        and "or" in words[1:-1]
+        and _SELF.isdisjoint(words)
+        and not any(mark in ctx.text.rstrip(" .!") for mark in ".!;")
+    )
+
+
 def is_question(ctx: Context) -> bool:
     text = ctx.text
     if "?" in text or (
@@ -1430,7 +1448,7 @@ def is_question(ctx: Context) -> bool:
             continue
         if first in INTERROGATIVES or (first in ("have", "has", "had") and second in _HAVE_SUBJECTS):
             return True
-    return False
+    return "or" in ctx.wordset and _offers_choice(ctx)
 
 
 def detect_not_a_question(ctx: Context, cfg: NotAQuestionConfig) -> bool:

@@ -191,7 +191,8 @@ _THANKS = (
     r"i(?:'m| am) (?:most |very |so |really |truly |ever so )?grateful|"
     rf"i (?:do |really |truly )?appreciate (?:it|that|your (?:help|patience|time|answers|kindness))|"
     rf"{_FOREIGN_THANKS}){_HONORIFIC}"
-    r"(?: (?:a lot|so much|very much|again|a bunch|a ton|heaps|loads|a million|mate|a mil))?"
+    r"(?: (?:a lot|so much|very much|ever so much|so very much|again|a bunch|a ton|heaps|loads|a million|"
+    r"mate|a mil))?"
     r"(?: for (?:the|your|that|this|all|such|everything|helping|answering|describing|waiting|being|kind|"
     r"help|patience|time)"
     r"(?: [\w']+){0,6})?"
@@ -229,7 +230,7 @@ _COURTESY_UNIT = (
     rf"how (?:are|r) (?:you|u)(?: doing| today)?)"
 )
 _COURTESY_FILLER = (
-    rf"(?:{_ACK}|{_CLOSE}|{PB.ADDRESS}|sorry|sure|yes|yeah|yep|aye|kk+|okie|oki|aight|ha+|hehe|lol|sweet|"
+    rf"(?:{_ACK}|{_CLOSE}|{PB.ADDRESS}|sorry|sure|yes|yeah|yep|aye|kk+|okie|oki|aight|ha+|hehe|lol|sweet|and|"
     r"brilliant|nice one|ace|(?:i )?(?:gotta|got to|have to|must) (?:go|run|dash)(?: now)?|"
     r"i understand|understood|noted|how (?:lovely|nice|kind|sweet)|"
     r"(?:that|this) (?:was|is) (?:so |very |really )?"
