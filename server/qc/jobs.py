@@ -11,13 +11,24 @@ import asyncio
 from collections import Counter
 
 import redis
-from rq import Queue
+from rq import Queue, Retry
 
 from server.settings import Settings
 
 BATCH = 200
 JOB = "server.qc.jobs.qc_job"  # by name: the web process enqueues without importing the pipeline
 SEMANTIC_JOB = "server.qc.jobs.semantic_job"
+# Runs of a job after its first that rq allows: after an error, and after its worker died or lost
+# Redis mid-job (rq's registry maintenance finds it abandoned once its timeout + 60 s have passed;
+# server/qc/worker.py). The jobs are idempotent: verdicts and semantic scores already stored for the
+# same configuration are kept, not computed again (with ``force``, computed again alike).
+JOB_RETRIES = 3
+
+
+def job_options(timeout: int) -> dict[str, object]:
+    """How every QC and semantic job is enqueued: ``timeout`` seconds to run, its result kept a
+    day, and ``JOB_RETRIES`` further runs if it fails or is abandoned."""
+    return {"job_timeout": timeout, "result_ttl": 86400, "retry": Retry(JOB_RETRIES)}
 
 
 def queue_name(study: str) -> str:
@@ -58,7 +69,7 @@ def qc_job(study: str, dialog_ids: list[str], force: bool = False) -> dict[str, 
         current = get_current_job()
         connection = current.connection if current else redis.Redis.from_url(settings.redis_url or "")
         Queue(semantic_queue_name(study), connection=connection).enqueue(
-            SEMANTIC_JOB, study, dialog_ids, job_timeout=3600, result_ttl=86400
+            SEMANTIC_JOB, study, dialog_ids, **job_options(3600)
         )
     return counts
 
@@ -94,6 +105,6 @@ def enqueue(queue: Queue, study: str, dialog_ids: list[str], force: bool = False
     jobs = []
     for start in range(0, len(dialog_ids), BATCH):
         batch = dialog_ids[start : start + BATCH]
-        job = queue.enqueue(JOB, study, batch, force, job_timeout=600, result_ttl=86400)
+        job = queue.enqueue(JOB, study, batch, force, **job_options(600))
         jobs.append(job.id)
     return jobs
