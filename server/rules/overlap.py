@@ -137,7 +137,7 @@ _GROUPS = [
     "gazeat watch watches watching",
     # everyday words of scenes that rewordings swap
     "man men guy guys gentleman gentlemen fellow male lad lads bloke blokes chap chaps dude dudes",
-    "woman women lady ladies female",
+    "woman women lady ladies female wifie lass lassie",
     "child children kid kids youngster youngsters",
     "father dad daddy papa",
     "mother mum mom mummy mommy mama",
@@ -215,6 +215,7 @@ _NEUTRAL = frozenset(
     hell damn damned heck ffs wtf freaking frigging fucking fuck fuckin shit crap lol haha
     side
     pic pics foto fotos sup yo hey hi hiya heya hello whole entire total ah lah leh lor sia meh
+    english confirm wonder
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -338,6 +339,7 @@ _LEAD_IN_FIRST = frozenset(
 # Function words spelt as in chat or in dialect ("whats", "r there", "how much people yuh see"):
 # left as they are they become content words that no rewording shares; "po" and "nuh" only soften.
 _CHAT = {"whats": "what's", "wats": "what's", "wots": "what's", "wat": "what", "wot": "what",
+         "wat's": "what's", "wot's": "what's", "whit's": "what's",
          "whos": "who's", "wheres": "where's", "hows": "how's", "wtf": "what", "whit": "what",
          "wha": "what", "r": "are", "u": "you", "yuh": "you", "ya": "you", "ur": "your", "d": "the",
          "teh": "the", "dat": "that", "deh": "there", "pon": "on", "mi": "me", "fi": "for",
@@ -576,7 +578,9 @@ def _soft_rest(
     return n
 
 
-_HOW_MANY = re.compile(r"\bhow many (?:(?:more|different|separate|other|of the) )?([a-z']+)")
+_HOW_MANY = re.compile(
+    r"\b(?:how many|number of) (?:(?:more|different|separate|other|of (?:the|those|these)) )?([a-z']+)"
+)
 
 
 @lru_cache(maxsize=16384)
