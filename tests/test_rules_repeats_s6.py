@@ -144,7 +144,8 @@ def _after_reply(text: str, earlier: str, reply: str) -> bool:
 
 def test_question_the_partner_asked_back_about_asked_again() -> None:
     earlier = "What is the moon doing, is it still rising?"
-    assert _after_reply("Is the moon rising?", earlier, "Do you mean whether it is night?")
+    # asked back, it was never answered: no repeat (labeling guide, session 12)
+    assert not _after_reply("Is the moon rising?", earlier, "Do you mean whether it is night?")
     # answered, the same words in another question are a follow-up
     assert not _after_reply("Is the moon rising?", earlier, "It hangs low over the hills, still rising.")
     # the questioner's reply to the partner's question back is no question

@@ -100,8 +100,10 @@ def test_a_detail_of_a_question_asked_back_about_is_a_new_question() -> None:
     earlier = "Is someone sitting with the old fisherman on the pier?"
     reply = "Didn't I tell you he is alone?"
     assert not _after_reply("What is under the pier?", earlier, reply)
-    # the whole question asked again after the ask-back still counts
-    assert _after_reply("Is the old fisherman on the pier alone?", earlier, reply)
+    # nor is the whole question asked again after the ask-back: it was never answered (labeling
+    # guide, session 12); answered, it counts
+    assert not _after_reply("Is the old fisherman on the pier alone?", earlier, reply)
+    assert _after_reply("Is the old fisherman on the pier alone?", earlier, "Yes, he sits alone.")
 
 
 def test_apology_and_greeting_clauses_are_not_parts() -> None:

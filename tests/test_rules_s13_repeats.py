@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from server.rules.base import Context
+from server.rules.registry import RULES_BY_ID
 from tests.test_rules_question_judgements import fires
 
 REPEATS = [
@@ -48,4 +50,53 @@ def test_reworded_repeats(text: str, earlier: tuple[str, ...]) -> None:
 
 @pytest.mark.parametrize(("text", "earlier"), NEW_QUESTIONS)
 def test_new_questions_are_not_repeats(text: str, earlier: tuple[str, ...]) -> None:
+    assert not fires("repeated_question", text, earlier)
+
+
+# --- a question re-asked after an ask-back was never answered (labeling guide, session 12) --------
+
+
+def _after_reply(text: str, earlier: str, reply: str) -> bool:
+    rule = RULES_BY_ID["repeated_question"]
+    history = [{"role": "questioner", "text": earlier}, {"role": "answerer", "text": reply}]
+    return rule.detect(Context("questioner", 2, text, history=history), rule.config())
+
+
+def test_a_question_asked_back_about_is_not_asked_yet() -> None:
+    assert not _after_reply(
+        "Is the kettle copper or not?", "Is the kettle copper?", "Copper compared to what?"
+    )
+    assert not _after_reply("I do. What colour is the shawl?", "What colour is the shawl?", "Who cares?")
+    # answered, it counts as asked
+    assert _after_reply("Is the kettle copper or not?", "Is the kettle copper?", "Yes, shiny copper.")
+
+
+# --- an open question asked again with where to look, or with a guess after a comma ---------------
+
+NARROWED_REPEATS = [
+    ("Where is the jug on the dresser?", ("Where has the jug been put?",)),
+    ("What sort of birds are on the roof?", ("What birds are there?",)),
+    ("What is behind the cart, a mule?", ("What is behind the cart?",)),
+    ("what toys are on rug", ("toys??",)),
+]
+
+NARROWED_NEW = [
+    # a thing of the thing asked about is another question
+    ("Where is the jug's handle?", ("Where is the jug?",)),
+    # a guess at what one thing is, after asking where another is
+    ("What is behind the cart, a mule?", ("Where is the cart?",)),
+    # where to look, asked of something else
+    ("What birds are on the fence?", ("What colour is the fence?",)),
+    # the topic put last names who is asked about
+    ("What is he holding, the porter?", ("What is the carter holding?",)),
+]
+
+
+@pytest.mark.parametrize(("text", "earlier"), NARROWED_REPEATS)
+def test_open_questions_narrowed_are_repeats(text: str, earlier: tuple[str, ...]) -> None:
+    assert fires("repeated_question", text, earlier)
+
+
+@pytest.mark.parametrize(("text", "earlier"), NARROWED_NEW)
+def test_other_questions_narrowed_are_new(text: str, earlier: tuple[str, ...]) -> None:
     assert not fires("repeated_question", text, earlier)

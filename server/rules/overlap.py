@@ -938,7 +938,12 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
         return False  # a statement ("ok so the cat is grumpy") repeats no question (no labeled line is both)
     # is_repeat(part, earlier, min_overlap, whole=i == 0 and j == 0) for every part i of the message and
     # every part j of an earlier question, with each part's own work done once, not once per pair
-    earlier = [e for text in _questioner_texts(history) for e in _earlier_parts(text)]
+    # a question the partner answered with a question back was never answered, so not yet asked
+    # (labeling guide, session 12: "How tall is the tower?" "Which tower?" "The stone one, how tall?")
+    asked_back = set(_unanswered(history))
+    earlier = [
+        e for text in _questioner_texts(history) if text not in asked_back for e in _earlier_parts(text)
+    ]
     if earlier:
         min_overlap = cfg.min_overlap
         for i, part in enumerate(question_parts(ctx.lower)):
@@ -979,13 +984,30 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
                     or _another_way_possible(kind, e[2], e[0])
                 ) and _repeats(part, mine, kind, key, e, shared, min_overlap, i == 0 and e[5]):
                     return True
-    # only a question: "the climbers" or "yes, the bed" answers the partner's question back
-    if "?" not in ctx.lower:
+            if _ends_narrowed(part, kind) and _narrowed_repeat(part, earlier):
+                return True
+    return False
+
+
+# An open question asked again with where to look added ("where is the jug on the shelf?" after "where
+# is the jug?") or with a guess at the answer after a comma ("what is by the door, a dog?").
+_NARROWED = re.compile(
+    r"(?: (?:on|in|at|behind|under|near|beside|inside|over|along|next to) (?:the |a |an |this |that )?"
+    r"[a-z'-]+|, (?:a |an |some )?[a-z'-]+)\?*$"
+)
+
+
+def _ends_narrowed(part: str, kind: str) -> bool:
+    return kind in ("what", "where") and _NARROWED.search(part) is not None
+
+
+def _narrowed_repeat(part: str, earlier: list[Earlier]) -> bool:
+    """The open question without its added place or guess asks what an earlier one of the same kind
+    asked: every term of it and no more."""
+    mine, kind, _ = question_terms(_NARROWED.sub("?", part))
+    if not mine:
         return False
-    mine, kind, _ = question_terms(ctx.lower)
-    if not mine or kind == "why":  # _asks_unanswered is false for every earlier question
-        return False
-    return any(_asks_unanswered(ctx.lower, text) for text in _unanswered(history))
+    return any(e[2] == kind and e[1] and soft_shared(mine, e[1]) == len(mine) == len(e[1]) for e in earlier)
 
 
 def _questioner_texts(history: Iterable[object]) -> list[str]:
