@@ -6,6 +6,8 @@
   "πολύ") are greeting and non_english, and not short_answer (a reply to a farewell is no answer).
 - A verdict in another language ("Sì, è orribile.", "Bahut mast hai!", "Sangat bagus!", "とても綺麗です")
   is imposes_emotion (the guide's "Bellissimo."); a word that is also English ("Mast.") is not one alone.
+  A foreign "yes" before it ("Sì, è orribile.", "Oui, très triste.") makes a bare reply, short_answer like
+  "Yes, very creepy.".
 
 Sentences written for this test; the detectors run without the classifiers.
 """
@@ -37,6 +39,11 @@ CASES: list[Case] = [
     hit("imposes_emotion", A, "Bardzo piękne.", before="Is it pretty?"),
     hit("imposes_emotion", A, "C'est dégoûtant.", before="Is the food gross?"),
     hit("imposes_emotion", A, "とても綺麗です。", before="Is it beautiful?"),
+    # a foreign yes before a verdict is a bare reply too, like "Yes, very creepy."
+    hit("short_answer", A, "Sì, è orribile.", before="Is the scene horrible?"),
+    hit("non_english", A, "Sì, è orribile.", before="Is the scene horrible?"),
+    hit("short_answer", A, "Oui, très triste.", before="Is it a sad painting?"),
+    clean("short_answer", A, "Oui, le bateau est rouge avec deux hommes.", before="Is the boat red?"),
     clean("imposes_emotion", A, "Mast.", before="What is on the boat?"),
     clean("imposes_emotion", A, "A tall mast with two sails.", before="What is on the boat?"),
     clean("imposes_emotion", A, "Sì, è rosso.", before="Is the boat red?"),

@@ -98,6 +98,14 @@ _ASK_BACK_WORDS = INTERROGATIVES | frozenset(
 _ASK_BACK_PREPOSITIONS = frozenset("about of for with from to by on in at".split())
 
 
+# "Define cosy?", "Clarify 'old'.": the partner asked to explain a word of their question.
+_DEFINE = frozenset(("define", "clarify"))
+# "Wait, sorry, what was the question?": words that only hold the turn before a question asked back.
+_HOLDING = frozenset(
+    "wait sorry hang hold on sec second moment um uh erm er oh ah hmm huh oops apologies".split()
+)
+
+
 # "Relative how?", "Limited how?": a word of the partner's question echoed and asked about (not "Blue,
 # why?", which answers first).
 _ECHO_ASKERS = frozenset("how what why which where who whom when".split())
@@ -110,6 +118,8 @@ def _brief_ask_back(ctx: Context) -> bool:
     if not 0 < len(words) <= 3 or not asks_back(ctx.lower):
         return False
     if all(w in _ASK_BACK_WORDS for w in words):
+        return True
+    if words[0] in _DEFINE:  # "Define magnificent?": the partner's word asked about
         return True
     if len(words) == 2 and words[0] in _ASK_BACK_PREPOSITIONS and words[1] in _ECHO_ASKERS:
         return True
@@ -316,6 +326,8 @@ _SWORN_TAIL_LAST = frozenset(
 _AFFIRM = frozenset(
     "yes yeah yep yup sure ok okay no nope nah maybe right correct true fine alright certainly definitely "
     "absolutely probably perhaps".split()
+    # and in the languages workers switch into: "Sì, è orribile.", "Да, очень грустно."
+    + "sì sí si ja да oui sim haan evet tak nein non não nao нет".split()
 )
 # Words that end an answer with a hedge ("Apple I think.").
 _HEDGE_TAIL = frozenset(
@@ -551,7 +563,7 @@ _JUDGES = re.compile(
             r"\b(?:it|this|that|they|everything|it all|the whole thing)(?:'s| is| was| are|'re| looks?|"
             r" seems?| feels?)"
             rf"(?: all)? {_DEGREE}(?:(?:warm|cold|dark|bright|soft|calm|quiet),? (?:and )?)?{_TASTE_OF_IT}\b"
-            r"(?! (?:for|to|at|in|with|that|because|how)\b)",
+            r"(?! (?:for|to|at|in|with|that|because|how|pay)\b)",
             # exclamations: "what a lovely little harbour", "how depressing"
             rf"(?:^|[.!,;:] ?)(?:what an?|how) (?:[\w-]+ )?{_TASTE}\b|\bwhat a load of (?:shit|crap|"
             r"rubbish)\b",
@@ -598,13 +610,14 @@ _JUDGES = re.compile(
             r"shops?)\b)|\bwaste of (?:canvas|paint|good paint|a wall|wall space)\b|"
             r"\b(?:this|it|that)(?:'s| is) (?:total |utter |absolute |complete )?(?:shit|crap|rubbish|"
             r"garbage|"
-            r"trash)\b|\b(?:crap|shitty|crappy|rubbish|garbage) (?:art|painting|picture|colou?r scheme|"
-            r"work)\b|"
+            # not the pay ("it's crap pay"), which is off_topic's
+            r"trash)\b(?! pay\b)|"
+            r"\b(?:crap|shitty|crappy|rubbish|garbage) (?:art|painting|picture|colou?r scheme|work)\b|"
             r"\b(?:painter|artist) (?:clearly |really |totally )?(?:sucked|sucks)\b",
             # "it's tacky rubbish", "total trash": a slur on the artwork with an adjective before it
             r"\b(?:this|it|that)(?:'s| is) (?!(?:a|an|the|some|his|her|their|its|my|your)\b)(?:[\w-]+ )?"
             r"(?:shit|crap|rubbish|garbage|trash)\b"
-            r"(?! (?:bins?|bags?|cans?|heaps?|piles?|dumps?|trucks?|tips?))",
+            r"(?! (?:bins?|bags?|cans?|heaps?|piles?|dumps?|trucks?|tips?|pay\b))",
             # a verdict right after yes/no: "yes very pretty, ...", "nah, boring" (a state, "yes, a bit
             # sad", may be a depicted person's)
             rf"(?:^|[.!;] ?)(?:yes|yeah|yep|yup|no|nah|nope|of course|definitely|absolutely|totally|"
@@ -640,6 +653,8 @@ _JUDGES_ME = re.compile(
             r"\b(?:disgusts?|scares?|frightens?|terrifies|creeps|bores?|amazes?|saddens?|depresses?|upsets?|"
             r"delights?|thrills?|excites?|calms?|relaxes?|unsettles?|disturbs?|fascinates?|sickens?) me\b"
             r"(?! in real life)",
+            # "it pains me to see it", "hurts me to look at"
+            r"\b(?:pains?|pained|hurts?) me (?:to (?:see|look|watch)|deeply|so much)\b",
             r"\b(?:fills?|filled|left|leaves|puts?|made|makes|turns?) me (?:with|off|quite|so|very|feeling|"
             r"smile|smiling|cry|crying|sad|happy|cold|uneasy)\b",
             r"\b(?:breaks?|broke|warms?|melts?) my heart\b|\bturns? my stomach\b|"
@@ -765,7 +780,7 @@ def _answers_being_look(ctx: Context) -> bool:
 
 
 def _imposes_spared(ctx: Context) -> bool:
-    return _answers_being_look(ctx) or _reacts_to_remark(ctx)
+    return _answers_being_look(ctx) or _reacts_to_remark(ctx) or smalltalk.courtesy_only(ctx)
 
 
 _BEING_NOUN = rf"(?:{DEPICTED_BEING[3:-1]}|he|she|they|it)"
@@ -987,6 +1002,11 @@ def _owned_judgement(ctx: Context) -> bool:
 
 
 def detect_imposes_emotion(ctx: Context, cfg: ImposesEmotionConfig) -> bool:
+    # "It was a pleasure, take care!", "Have a wonderful day!": a farewell wishes well, it judges nothing
+    return _imposes(ctx) and not smalltalk.courtesy_only(ctx)
+
+
+def _imposes(ctx: Context) -> bool:
     words = ctx.wordset
     if asks_back(ctx.lower):
         # an ask-back ("What makes you think it's sad?") questions an emotion, it does not impose one;
@@ -1044,6 +1064,8 @@ def _answered_before_tail(sentence: str) -> bool:
     if match is None:
         return False
     lead = T.words(sentence[: match.start()])
+    if _HOLDING.issuperset(lead):
+        return False
     return (
         bool(lead)
         and lead[0] not in _ASK_BACK_WORDS
@@ -1098,6 +1120,8 @@ def asks_back(lower: str) -> bool:
         first = sentence.split(" ", 1)[0]
         if sentence[-1].isalnum() and first in INTERROGATIVES and _ASKING_START.match(sentence):
             continue  # an unpunctuated question ("what do you mean")
+        if first in _DEFINE and sentence.count(" ") <= 2:
+            continue  # "Define jumping. Do you mean rearing?": asked to explain a word
         return False
     return True
 

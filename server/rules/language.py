@@ -294,7 +294,7 @@ _MORE_FOREIGN = frozenset(
     tudo bem você voce vc obrigado obrigada
     atá ata tá níl nil bhfuil phictiúr pictiúr bpictiúr pictiur dath conas cén mhéad mhead fheiceann agat
     nee neen geschlossen offen vielleicht gesloten misschien chiuso chiusa aperto aperta cerrado cerrada
-    abierto abierta fermé fermée ouvert ouverte fechado fechada aberto aberta forse quizás quizas talvez
+    abierto abierta fermé fermée ouvert ouverte fechado fechada aberto aberta forse quizás quizas talvez sì
     """.split()
 )
 # Afrikaans and Dutch words that are no English ("Wat dink jy van die kuns?", "Hoe lyk die lug?"); "wat"

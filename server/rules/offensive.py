@@ -287,7 +287,11 @@ _INSULT = re.compile(
             r"\b(?:bust|busted|busting|kick|kicked|kicking|whoop|whooped|work|worked|working|sat on|"
             r"fell on|landed on|laughing|laughed|freeze|freezing|froze) (?:his|her|their|my|your|ur|its|our) "
             r"(?:\w+ )?ass(?:es)?\b|\b(?:creepy|ugly|weird|stupid|crazy|scary|dumb|lazy|pretentious|pompous|"
-            r"arrogant|cheap|boring|sorry|lame|fancy|bougie|sad|broke|nerdy|snobby|snooty) ass\b",
+            r"arrogant|cheap|boring|sorry|lame|fancy|bougie|sad|broke|nerdy|snobby|snooty) ass\b"
+            # "a big ass dragon": "ass" stressing a size before a noun, not a donkey that walks or is loaded
+            r"|\b(?:big|huge|giant|massive|long|fat|bad|tall) ass (?!(?:with|and|or|in|on|at|by|of|from|is|"
+            r"was|walks|stands|carries|eats|that|which|who|the|a|an|his|her|its|their)\b)(?![a-z]+(?:ing|ed)\b)"
+            r"[a-z]{3,}",
             # "damned" as a swear ("the damned cat"), not the damned souls of a Last Judgement
             r"\b(?:that|this|those|these|your|my|the|a|some) (?:god ?)?damned? (?:cat|cats|dog|dogs|thing|"
             r"things|question|questions|painting|picture|bird|birds|horse|fool|fools|kid|kids|child|door|"

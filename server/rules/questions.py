@@ -589,6 +589,19 @@ _SCRIPT_FEELINGS = re.compile(
 )
 
 
+# "sick, is it gross tho lol", "ok, is it creepy then": the last clause asks only a judgement after a
+# reaction, with chat words closing it.
+_JUDGE_ASKERS = (["is"], ["isn't"], ["does"], ["was"])
+_CHAT_TAIL = frozenset("tho though lol haha then honestly tbh ngl".split())
+
+
+def _judgement_asked_last(lower: str) -> bool:
+    words = T.words(lower.rsplit(",", 1)[1])
+    while words and words[-1] in _CHAT_TAIL:
+        words = words[:-1]
+    return words[:1] in _JUDGE_ASKERS and _only_judgements(words)
+
+
 def _asks_only_judgement(ctx: Context) -> bool:
     """A question made of judgements: "is it nice?", "cute or sad", "Short question: cheerful or gloomy?",
     "Depressing?"."""
@@ -598,7 +611,9 @@ def _asks_only_judgement(ctx: Context) -> bool:
         words = T.words(ctx.lower.rsplit(":", 1)[1]) or words
     if len(words) == 1:
         return asked and words[0] in EVALUATIVE_WORDS
-    if (asked or words[:1] in (["is"], ["isn't"], ["does"], ["was"])) and _only_judgements(words):
+    if (asked or words[:1] in _JUDGE_ASKERS) and _only_judgements(words):
+        return True
+    if "," in ctx.lower and _judgement_asked_last(ctx.lower):
         return True
     judged = [w for w in words if w in _JUDGE_WORDS or w in _MOOD_WORDS]
     return (
@@ -999,6 +1014,10 @@ _GENERIC = re.compile(
             r"what(?: else)?(?:'s| is| are) there(?: in IMG)? "
             r"(?:besides|apart from|other than|except(?: for)?) (?:the |this |that |these |those )?[\w'-]+"
             r"(?: [\w'-]+)?",
+            # "anything else apart from the boat and the pier?"
+            r"(?:is there )?(?:anything|something) (?:else|more)(?: (?:in IMG|to see|you see))? "
+            r"(?:besides|apart from|other than|except(?: for)?) (?:the |this |that |these |those )?[\w'-]+"
+            r"(?: [\w'-]+)?(?: (?:and|or) (?:the |this |that |these |those )?[\w'-]+(?: [\w'-]+)?)?",
             r"what (?:do|can|did) (?:you|u) (?:notice|observe)(?: in IMG)?",
             r"(?:describe|explain|tell me more|tell me everything|tell me something|what else|anything else|"
             r"something else|more|go on|continue|keep going|next|and(?: then| next| so| what else)?)",

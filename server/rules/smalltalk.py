@@ -290,7 +290,7 @@ def _foreign_close(lower: str) -> bool:
     return _FOREIGN_CLOSE_GATE.search(tail) or ("hoffe" in lower and _GERMAN_WISH.search(lower) is not None)
 
 
-def _courtesy_only(ctx: Context) -> bool:
+def courtesy_only(ctx: Context) -> bool:
     """The whole message is courtesy; a few ambiguous words count only right after the partner's."""
     lower = ctx.lower
     if len(lower) > 120:
@@ -404,7 +404,7 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
         or (len(lower) < 80 and not ctx.wordset.isdisjoint(_READY_TRIGGERS) and bool(_READY.match(lower)))
         or _answers_well_being(ctx)
         or _emoji_courtesy_reply(ctx)
-        or _courtesy_only(ctx)
+        or courtesy_only(ctx)
         or _FOREIGN_HOW_ARE_YOU.search(lower) is not None
         or _foreign_close(lower)
         or (
@@ -464,6 +464,9 @@ _OFF_TOPIC = re.compile(
             rf"\bwhat time is it (?:there|for {_YOU}|where {_YOU})",
             # payment and the task itself
             r"\b(?:payment|bonus|mturk|m-turk|turker|turkers|requester|hourly rate|qualification)\b",
+            # the pay as a noun: "it's crap pay", "the pay's a joke", "the pay rate"
+            r"\b(?:the|crap|crappy|bad|low|shit|shitty|lousy|terrible|awful|poor|rubbish|hit|my|your) pay\b"
+            r"|\bpay(?:'s| is| was| rate)\b",
             r"\b(?:these|those) (?:hits|tasks|surveys)\b",
             r"\b(?:this|that|next|another|first|last|my|your|the) (?:hit|hits|task|survey)\b"
             r"(?! (?:the|a|an|his|her|its|their|him|them)\b)",
@@ -484,6 +487,19 @@ _OFF_TOPIC = re.compile(
             rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
             r"\b(?<!how's )(?<!how is )(?<!off )(?<!rest of )(?<!enjoy )(?:my|your) "
             r"(?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
+            # the same asked in the word order of other Englishes, without "do" ("You have children? How
+            # old?", "You speak French? Where you learned?", "you also from SG? Which area you stay?"),
+            # and the partner's own family ("How old is your son?") or haste ("You seem in a rush today.")
+            rf"(?:^|[.!?,]\s*)(?:so |and |eh |oh )?{_YOU} (?:also |too )?"
+            r"(?:have (?:any )?(?:kids|children|pets)|"
+            r"speak (?:[a-z]+ )?(?:french|spanish|german|italian|english|portuguese|chinese|arabic|hindi|"
+            r"russian|japanese|polish|dutch|greek|turkish)|(?:also |too )?from [a-z]+)\s*\?",
+            rf"\bwhere (?:did )?{_YOU} (?:learn(?:ed|t)?|study|studied|grow up|grew up)\b"
+            rf"|\bwhich (?:area|part|city|town|country|state) (?:do |did )?{_YOU} (?:stay|live|from)\b",
+            r"\b(?:how old|how are|how is|what is|what's|where is|where are) (?:is |are )?(?:your|ur) "
+            r"(?:sons?|daughters?|children|kids|parents|family)\b",
+            rf"\b{_YOU} (?:seem|sound|look)(?: to be)? (?:so |very |really |a bit )?"
+            r"(?:in a (?:rush|hurry)|busy|tired|distracted|bored|sleepy)\b",
             # the worker's own family and pets ("my daughter does ballet too", "our dog")
             r"\b(?<!it in )(?<!this in )(?<!that in )(?<!one in )(?:my|our) "
             r"(?:(?:own|little|older|younger|elder|eldest|youngest|big|baby|late|dear|sweet|"
@@ -1163,7 +1179,8 @@ _OFF_TOPIC_TRIGGERS = frozenset(
     mosque temple coach landlord landlady colleague colleagues coworker coworkers co-worker co-workers
     classmate classmates great-granddaughter great-grandson great-grandchildren greatgranddaughter
     grandson grandsons granddaughter granddaughters grandchildren grandkids eyes back head neck hearing
-    glasses practice fortnite minecraft roblox games video staring
+    glasses practice fortnite minecraft roblox games video staring speak learned learn learnt study studied
+    grow grew area rush busy distracted pay pay's
     """.split()
 )
 
