@@ -27,6 +27,9 @@ REPEATS = [
     # chat and Scots spellings of "what's", and Scots words for a woman
     ("hold on, wat's the miner carrying?", ("What's the miner carrying, a lamp?",)),
     ("So whit's the wifie selling?", ("What is the woman selling?",)),
+    # everyday words for a full bin and a dead plant
+    ("is the bin full", ("Is the bin overflowing and smelly?",)),
+    ("The fern is dead?", ("Is the fern dying?",)),
 ]
 
 NEW_QUESTIONS = [
@@ -40,6 +43,9 @@ NEW_QUESTIONS = [
     ("To confirm, is the lamp lit?", ("What is the miner carrying?",)),
     # a man is not the woman asked about
     ("So whit's the mannie selling?", ("What is the woman selling?",)),
+    # the same word of another thing
+    ("Is the bucket full?", ("Is the bin overflowing and smelly?",)),
+    ("Is the fern dead?", ("Is the rose dying?",)),
 ]
 
 

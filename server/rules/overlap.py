@@ -199,6 +199,8 @@ _GROUPS = [
     "flower flowers blossom blossoms bloom blooms blooming flowering",
     "happy glad cheerful joyful",
     "angry furious",
+    "full overflowing overflows brimming",
+    "dead dying died",
     "sign signs placard placards banner banners",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
