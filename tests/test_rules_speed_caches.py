@@ -72,3 +72,43 @@ def test_the_cache_stays_bounded() -> None:
     for i in range(5000):
         check("answerer", 1, f"The boat number {i} is red.")
     assert 0 < len(smalltalk._OFF_TOPIC_TEXTS) <= 4096
+
+
+def test_plain_messages_are_judged_by_their_text_alone() -> None:
+    """Session 13: greeting, off_topic and short_answer read the partner's message only when the
+    message's own text leaves the verdict open, so ``registry._detect`` can keep their verdicts per text
+    (bulk QC meets the same questions and answers again)."""
+    from server.rules.base import Context
+    from server.rules.registry import DEFAULT_CONFIG, RULES_BY_ID
+
+    history = [{"role": "questioner", "text": "What colour is the boat on the left?"}]
+    for role, text, rules in [
+        ("questioner", "What colour is the boat on the left?", ("greeting", "off_topic")),
+        (
+            "answerer",
+            "It is a pale blue boat with a torn sail, drawn with thin lines.",
+            ("greeting", "off_topic"),
+        ),
+        ("answerer", "Red.", ("greeting", "short_answer")),
+    ]:
+        for rule_id in rules:
+            ctx = Context(role, 1, text, history)
+            RULES_BY_ID[rule_id].detect(ctx, DEFAULT_CONFIG.rule_config(rule_id))
+            assert not ctx.read_surroundings, (rule_id, text)
+
+
+def test_verdicts_kept_per_text_match_fresh_ones_in_dialogs() -> None:
+    """The same texts in other dialogs (after other partner messages) get the verdicts a fresh process
+    gives them: the per-text verdicts hold only what the text alone decided."""
+    from server.rules import registry
+
+    rows = _labeled(600)
+    dialogs = [
+        [{"role": r["role"], "text": r["text"]} for r in rows[i : i + 6]] for i in range(0, len(rows) - 6, 3)
+    ]
+    fresh = []
+    for turns in dialogs:
+        registry._verdicts.clear()
+        fresh.append([r.rule_ids for r in check_dialog(turns)])
+    warm = [[r.rule_ids for r in check_dialog(turns)] for turns in dialogs]
+    assert warm == fresh

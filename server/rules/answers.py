@@ -179,11 +179,11 @@ _SEE_YOU = re.compile(r"\bsee (?:ya|you|u)\b")
 
 def _courtesy_reply(ctx: Context) -> bool:
     words = ctx.words
-    if ctx.history and not words:  # "👍" after the partner's thanks
-        return smalltalk.detect_greeting(ctx, _GREETING_CFG)
+    if not words:  # "👍" after the partner's thanks
+        return bool(ctx.history) and smalltalk.detect_greeting(ctx, _GREETING_CFG)
+    # the text's own tests first: the history is read only when they pass
     return (
-        bool(words and ctx.history)  # a reply: the partner spoke first
-        and (
+        (
             (
                 all(w in _COURTESY_WORDS for w in words)
                 # "You too.", "u too": a pleasantry returned
@@ -201,6 +201,7 @@ def _courtesy_reply(ctx: Context) -> bool:
             or all(w not in T.ENGLISH_WORDS or w in _HONORIFICS for w in words)
             and not _HONORIFICS.issuperset(words)
         )
+        and bool(ctx.history)  # a reply: the partner spoke first
         and smalltalk.detect_greeting(ctx, _GREETING_CFG)
     )
 

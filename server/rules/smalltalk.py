@@ -325,10 +325,10 @@ def _partner_was_courteous(ctx: Context) -> bool:
 
 def _reply_to(ctx: Context, mine: re.Pattern[str], partner: re.Pattern[str]) -> bool:
     """The message matches ``mine`` and the partner's message just before it matches ``partner``."""
+    if not mine.match(ctx.lower):
+        return False  # the text alone decides: the history is not read (the verdict can be kept per text)
     said = ctx.partner_last()
-    if said is None or not mine.match(ctx.lower):
-        return False
-    return bool(partner.search(said.lower()))
+    return said is not None and bool(partner.search(said.lower()))
 
 
 def _emoji_courtesy_reply(ctx: Context) -> bool:
@@ -1353,21 +1353,19 @@ _FAMILY_ASKED = re.compile(
 _FIRST_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 
 
-def _answer_opens_message(ctx: Context, said: str) -> bool:
-    """A longer message whose first few words answer the partner's personal question ("Trinidad, boy! The
-    figure is...", "They are fine, thank God. The picture shows...")."""
+def _answer_opens(ctx: Context) -> bool:
+    """A longer message whose first few words may answer the partner's personal question ("Trinidad, boy!
+    The figure is...", "They are fine, thank God. The picture shows..."): the partner must have asked one."""
     first = _FIRST_SENTENCE.match(ctx.lower)
     if first is None:
         return False
     opening = first.group()
     words = T.words(opening)
-    asked = said.lower()
     return (
         0 < len(words) <= 4
         and "?" not in opening
         and words[0] not in _NOT_AN_ANSWER
         and not _DESCRIBES.match(opening)
-        and bool(_PERSONAL_QUESTION.search(asked))
     )
 
 
@@ -1377,17 +1375,22 @@ _NOT_AN_ANSWER = frozenset(
 
 
 def _answers_personal_question(ctx: Context) -> bool:
+    # what the message's own text decides comes first: when it rules an answer out, the partner's
+    # message is not read (and the verdict can be kept per text, ``registry._detect``)
+    well_being = _WELL_BEING_REPLY.match(ctx.lower) is not None
+    if len(ctx.words) > 12:
+        answers = _answer_opens(ctx)
+    else:
+        # a question back about the artwork is no chitchat; "You?" or "and you?" at the end asks it back
+        answers = "?" not in re.sub(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$", "", ctx.lower)
+    if not (well_being or answers):
+        return False
     said = ctx.partner_last()
     if said is None:
         return False
-    if _WELL_BEING_REPLY.match(ctx.lower) and _FAMILY_ASKED.search(said.lower()):
+    if well_being and _FAMILY_ASKED.search(said.lower()):
         return True
-    if len(ctx.words) > 12:
-        return _answer_opens_message(ctx, said)
-    # a question back about the artwork is no chitchat; "You?" or "and you?" at the end asks it back
-    if "?" in re.sub(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$", "", ctx.lower):
-        return False
-    return bool(_PERSONAL_QUESTION.search(said.lower()))
+    return answers and bool(_PERSONAL_QUESTION.search(said.lower()))
 
 
 RULES = [
