@@ -33,6 +33,7 @@ COLOURS = "pale dark bright soft golden misty grey green blue red orange".split(
 
 # The varied texts (the default): a real collection rarely repeats a message word for word, so the
 # per-text caches of the rules and TextBlob must not be fed the same few sentences again and again.
+# They still repeat as the run grows (a finite set of frames and things): ``distinct`` removes that.
 THINGS = (
     "sky river house woman horse tree boat church field window bridge mountain dog table girl man child "
     "cart fence barn cloud lake road garden chair vase lamp door wall roof hill forest flower bird cat "
@@ -112,6 +113,20 @@ def varied(n: int, seed: int = 0) -> list[DialogRecord]:
     return records
 
 
+def distinct(n: int, seed: int = 0) -> list[DialogRecord]:
+    """The varied dialogs with every chat message made unique by a numbered detail, as workers who
+    write their own sentences almost never repeat one: no per-text cache ever hits on a message.
+
+    The varied texts repeat (57 % of messages in 20,000 dialogs, 70 % in 100,000); chunks of a
+    multi-process run start at different seeds, so ``seed + i`` numbers every dialog once.
+    """
+    records = varied(n, seed)
+    for i, rec in enumerate(records):
+        for k, t in enumerate(rec.turns):
+            t.text = f"{t.text[:-1]} in panel {(seed + i) * 20 + k}{t.text[-1]}"
+    return records
+
+
 def synthetic(n: int, seed: int = 0) -> list[DialogRecord]:
     rng = random.Random(seed)
     records = []
@@ -171,7 +186,7 @@ def baseline(records: list[DialogRecord]) -> int:
     return words
 
 
-GENERATORS = {"varied": varied, "templated": synthetic}
+GENERATORS = {"varied": varied, "distinct": distinct, "templated": synthetic}
 
 
 def _judge_chunk(args: tuple[int, int, str]) -> int:
@@ -187,8 +202,10 @@ def main() -> None:
         "--texts",
         choices=sorted(GENERATORS),
         default="varied",
-        help="varied: almost every message distinct (the default, realistic); templated: the few "
-        "sentences of sessions 1-6 (caches hit far more often than on real data).",
+        help="varied (the default since session 7): sentences from frames and things, of which about "
+        "60 %% repeat an earlier message at 30,000 dialogs; distinct: the same with every chat message "
+        "unique (no per-text cache hit, the live chat's case); templated: the few sentences of sessions "
+        "1-6 (caches hit far more often than on real data).",
     )
     ap.add_argument(
         "--gc-freeze",
