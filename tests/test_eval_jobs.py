@@ -6,9 +6,11 @@ import asyncio
 import json
 import os
 import socket
+import threading
 import time
 import uuid
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -292,3 +294,94 @@ async def test_auto_launch_follows_the_accepted_set(settings_factory, stimuli, e
             assert row.summary and row.study == settings.study
     finally:
         await engine.dispose()
+
+
+class _AgentNotReadyProxy(ThreadingHTTPServer):
+    """In front of the real Ray head: refuses the first ``refusals`` job submissions the way Ray's job
+    server does while no job agent is available (HTTP 500 and its text), forwards everything else."""
+
+    def __init__(self, upstream: str, refusals: int, text: str) -> None:
+        self.upstream, self.refusals, self.text, self.submissions = upstream, refusals, text, 0
+        super().__init__(("127.0.0.1", 0), _Forward)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}"
+
+
+class _Forward(BaseHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+    def _relay(self, method: str) -> None:
+        import httpx
+
+        proxy: _AgentNotReadyProxy = self.server  # type: ignore[assignment]
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if method == "POST" and self.path.rstrip("/") == "/api/jobs":
+            proxy.submissions += 1
+            if proxy.submissions <= proxy.refusals:
+                self.send_response(500)
+                self.send_header("Content-Type", "text/plain")
+                self.end_headers()
+                self.wfile.write(proxy.text.encode())
+                return
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")}
+        r = httpx.request(method, proxy.upstream + self.path, content=body, headers=headers, timeout=30)
+        self.send_response(r.status_code)
+        for k, v in r.headers.items():
+            if k.lower() not in ("transfer-encoding", "content-length", "connection", "content-encoding"):
+                self.send_header(k, v)
+        self.send_header("Content-Length", str(len(r.content)))
+        self.end_headers()
+        self.wfile.write(r.content)
+
+    def do_GET(self) -> None:
+        self._relay("GET")
+
+    def do_POST(self) -> None:
+        self._relay("POST")
+
+
+@pytest.fixture
+def refusing_head(ray_head: str, request) -> Iterator[_AgentNotReadyProxy]:
+    refusals, text = request.param
+    proxy = _AgentNotReadyProxy(ray_head, refusals, text)
+    threading.Thread(target=proxy.serve_forever, daemon=True).start()
+    yield proxy
+    proxy.shutdown()
+
+
+NO_AGENT = "No available agent to submit job, please try again later."
+
+
+@pytest.mark.parametrize("refusing_head", [(2, NO_AGENT)], indirect=True)
+def test_ray_submission_waits_for_a_job_agent(
+    refusing_head: _AgentNotReadyProxy, ray_head: str, tmp_path: Path
+) -> None:
+    """A head that has no job agent ready yet (just started, or busy) asks to try again: we do."""
+    from ray.job_submission import JobSubmissionClient
+
+    from server.evaluation.launchers import RayLauncher
+    from server.evaluation.runner import RunSpec
+
+    spec = RunSpec(
+        run_id=uuid.uuid4().hex[:12], task="retrieval", model="random:1", data="x", out=str(tmp_path / "o")
+    )
+    job = RayLauncher(address=refusing_head.url, submit_patience=60).submit(spec)
+    assert job == f"avd-eval-{spec.run_id}" and refusing_head.submissions == 3
+    assert JobSubmissionClient(ray_head).get_job_info(job).submission_id == job  # it reached the real head
+    JobSubmissionClient(ray_head).stop_job(job)
+
+
+@pytest.mark.parametrize("refusing_head", [(1, "Internal error: something else broke.")], indirect=True)
+def test_ray_submission_does_not_retry_other_errors(refusing_head: _AgentNotReadyProxy, tmp_path: Path):
+    from server.evaluation.launchers import RayLauncher
+    from server.evaluation.runner import RunSpec
+
+    spec = RunSpec(
+        run_id=uuid.uuid4().hex[:12], task="retrieval", model="random:1", data="x", out=str(tmp_path / "o")
+    )
+    with pytest.raises(RuntimeError, match="something else broke"):
+        RayLauncher(address=refusing_head.url, submit_patience=60).submit(spec)
+    assert refusing_head.submissions == 1

@@ -166,9 +166,12 @@ class RayLauncher:
 
     backend = "ray"
 
-    def __init__(self, address: str | None = None, python: str | None = None) -> None:
+    def __init__(
+        self, address: str | None = None, python: str | None = None, submit_patience: float = 120
+    ) -> None:
         self.address = address or os.environ.get("RAY_ADDRESS") or "http://127.0.0.1:8265"
         self.python = python or sys.executable
+        self.submit_patience = submit_patience  # seconds to keep retrying while no job agent is ready
 
     def _client(self):
         from ray.job_submission import JobSubmissionClient
@@ -176,8 +179,19 @@ class RayLauncher:
         return JobSubmissionClient(self.address)
 
     def submit(self, spec: RunSpec) -> str:
+        """Submit the run; while the head has no job agent ready (a cluster just started, or a busy
+        head), Ray answers "No available agent ... try again later", so that answer is retried with
+        backoff for ``submit_patience`` seconds (nothing was submitted yet); other errors are not."""
+        from tenacity import retry, retry_if_exception, stop_after_delay, wait_exponential
+
         path = write_spec(spec)
-        return self._client().submit_job(
+        submit = retry(
+            retry=retry_if_exception(_no_job_agent_yet),
+            stop=stop_after_delay(self.submit_patience),
+            wait=wait_exponential(multiplier=0.5, max=5),
+            reraise=True,
+        )(self._client().submit_job)
+        return submit(
             entrypoint=f"{self.python} -m server.evaluation.runner {path}",
             submission_id=f"avd-eval-{spec.run_id}",
             runtime_env={"env_vars": JOB_ENV},
@@ -196,6 +210,11 @@ class RayLauncher:
 
     def cancel(self, job_id: str, out_dir: Path) -> None:
         self._client().stop_job(job_id)
+
+
+def _no_job_agent_yet(exc: BaseException) -> bool:
+    """Ray's job server refuses a submission with this text (HTTP 500) when no agent is available."""
+    return isinstance(exc, RuntimeError) and "No available agent to submit job" in str(exc)
 
 
 def make_launcher(backend: str, options: dict[str, Any] | None = None) -> Launcher:
