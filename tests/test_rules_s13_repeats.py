@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.rules.base import Context
-from server.rules.registry import RULES_BY_ID
 from tests.test_rules_question_judgements import fires
+from tests.test_rules_s10_repeated import _after_reply
 
 REPEATS = [
     # "the number of" counts as "how many" does, even with nothing else of the first question
@@ -60,12 +59,6 @@ def test_new_questions_are_not_repeats(text: str, earlier: tuple[str, ...]) -> N
 
 
 # --- a question re-asked after an ask-back was never answered (labeling guide, session 12) --------
-
-
-def _after_reply(text: str, earlier: str, reply: str) -> bool:
-    rule = RULES_BY_ID["repeated_question"]
-    history = [{"role": "questioner", "text": earlier}, {"role": "answerer", "text": reply}]
-    return rule.detect(Context("questioner", 2, text, history=history), rule.config())
 
 
 def test_a_question_asked_back_about_is_not_asked_yet() -> None:
