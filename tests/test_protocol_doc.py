@@ -229,10 +229,13 @@ def test_the_example_exchange_is_what_the_machine_does():
     role=st.sampled_from(["questioner", "answerer"]),
 )
 def test_the_frames_built_by_hand_are_the_models_json(client_id, seq, text, at, role):
-    """The chat path writes ``ack`` and ``message`` frames without building their models."""
+    """The chat path writes ``ack`` and ``message`` frames (and the state frames' history items)
+    without building their models."""
     assert p.ack_json(client_id, seq) == p.Ack(client_id=client_id, seq=seq).model_dump_json()
     model = p.Message(seq=seq or 0, round=3, role=role, text=text, at=at)
     assert p.message_json(seq or 0, 3, role, text, at) == model.model_dump_json()
+    item = p.HistoryItem(seq=seq or 0, round=3, role=role, text=text, at=at)
+    assert p.history_item_json(seq or 0, 3, role, text, at) == item.model_dump_json()
     for time_ in (1764124865.0, 1764124865.123456, 0.1 + 0.2, 1e-7):
         model = p.Message(
             seq=1, round=1, role=role, text='a "quoted" \\ line\n\u00e9\u2028\U0001f600', at=time_

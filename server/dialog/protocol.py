@@ -215,6 +215,15 @@ def message_json(seq: int, round: int, role: Role, text: str, at: float) -> str:
     )
 
 
+_MESSAGE_HEAD = '{"type":"message",'
+
+
+def history_item_json(seq: int, round: int, role: Role, text: str, at: float) -> str:
+    """``HistoryItem(seq=..., round=..., role=..., text=..., at=...).model_dump_json()``: the
+    :func:`message_json` text without its type (the same fields, through the same serializer)."""
+    return "{" + message_json(seq, round, role, text, at)[len(_MESSAGE_HEAD) :]
+
+
 class Warning_(_Frame):
     type: Literal["warning"] = "warning"
     seconds_left: float
