@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from server.rules.base import RuleResult
 from server.rules.config import RULE_IDS, RulesConfig
 from server.rules.registry import RULES_BY_ID, check_many
 from server.settings import REPO_ROOT
@@ -90,6 +91,11 @@ def evaluate(records: Sequence[dict[str, Any]], config: RulesConfig | None = Non
         results = check_cross_validated(records, config)
     else:
         results = check_many(records, config)
+    return tally(records, results)
+
+
+def tally(records: Sequence[dict[str, Any]], results: Sequence[RuleResult]) -> dict[str, SplitReport]:
+    """The reports of ``evaluate`` for verdicts already made (one result per record)."""
     reports = {name: SplitReport() for name in ("dev", "test", "all")}
     for batch in sorted({r["batch"] for r in records if "batch" in r}):
         reports[f"batch {batch}"] = SplitReport()

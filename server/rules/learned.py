@@ -65,6 +65,9 @@ TRAINING_FILES = (
     DATA_DIR / "train_more_g.jsonl",
     DATA_DIR / "train_more_h.jsonl",
     DATA_DIR / "train_more_i.jsonl",
+    # session 14: batches 15-20 (six authors, each blind when written, development data since); the
+    # leave-one-author-out run of ``crossauthor`` measured the carry-over (docs/qc.md, session 14)
+    *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (15, 16, 17, 18, 19, 20)),
 )
 TEXT_RULES = (
     "off_topic",

@@ -69,6 +69,11 @@ def fold_models(pool: Sequence[Mapping[str, Any]], folds: int = FOLDS) -> list[l
     return _FOLD_MODELS[key]
 
 
+def forget_fold_models() -> None:
+    """Drop the fold models kept in memory (a run that tunes on many pools keeps one set at a time)."""
+    _FOLD_MODELS.clear()
+
+
 def out_of_fold(
     records: Sequence[Mapping[str, Any]],
     pool: Sequence[Mapping[str, Any]],

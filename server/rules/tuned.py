@@ -5,11 +5,11 @@ cross-validated precision of at least 0.97 on the training lines. They belong to
 whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
 """
 
-TUNED_ON = "2a3931483fd01fdc"
+TUNED_ON = "bce2a18b294eb69d"
 DEFAULT_THRESHOLDS: dict[str, float] = {
     "off_topic": 0.51,
-    "offensive": 0.57,
-    "asks_feelings": 0.51,
+    "offensive": 0.52,
+    "asks_feelings": 0.55,
     "generic_question": 0.51,
     "imposes_emotion": 0.51,
 }
