@@ -8,6 +8,7 @@ answerer ("what is the image about?") are discouraged.
 from __future__ import annotations
 
 import re
+from re import _constants, _parser  # type: ignore[attr-defined]
 
 from server.rules import text as T
 from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
@@ -636,9 +637,27 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
         return True
     if _asks_only_judgement(ctx) or (not ctx.lower.isascii() and _SCRIPT_FEELINGS.search(ctx.lower)):
         return True
-    if any(not words.isdisjoint(triggers) and ctx.finds(rx) for triggers, rx in _WITHOUT_YOU):
-        return True
+    lower = ctx.lower
+    for triggers, needs, rx in _WITHOUT_YOU_TESTS:
+        if words.isdisjoint(triggers) or (needs is not None and not any(s in lower for s in needs)):
+            continue
+        if ctx.finds(rx):
+            return True
     return _judges_part(ctx)
+
+
+def _few_needs(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+    """A few strings of which every match of ``rx`` holds one, or None: a test of them costs less than
+    the literal gate's index (a look-up of every three letters of the text) on the many messages that
+    have one of the group's words but none of these (an answer has no "?"; many a text has "at")."""
+    needs = T.gate(rx).needs
+    if needs is not None and len(needs) <= 12:
+        return needs
+    return ("?",) if _parser.parse(rx.pattern, rx.flags)[-1] == (_constants.LITERAL, ord("?")) else None
+
+
+# each _WITHOUT_YOU group with the strings its regex needs (None: too many to test)
+_WITHOUT_YOU_TESTS = tuple((triggers, _few_needs(rx), rx) for triggers, rx in _WITHOUT_YOU)
 
 
 # What a depicted person or animal visibly shows ("Would you say the boy looks carefree and happy as he

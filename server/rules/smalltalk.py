@@ -272,6 +272,15 @@ _COURTESY_MESSAGE_GATE = PrefixGate(_COURTESY_MESSAGE)
 _COURTESY_REPLY_GATE = PrefixGate(_COURTESY_REPLY)
 # "how are you" in other languages, anywhere in a message ("Hur mår du idag?")
 _FOREIGN_HOW_ARE_YOU = re.compile(rf"(?:^|[\s,.!?;¿¡]){PB.HOW_ARE_YOU_RE}(?=[\s,.!?;]|$)")
+# the same with each phrase its own top-level alternative (it matches where one of them does), so that
+# ``Context.finds`` tries only the phrases whose letters the message has instead of all at every space
+_FOREIGN_HOW_ARE_YOU_EACH = re.compile(
+    "|".join(
+        rf"(?:^|[\s,.!?;¿¡])(?:{phrase})(?=[\s,.!?;]|$)"
+        for phrases in PB.HOW_ARE_YOU.values()
+        for phrase in phrases
+    )
+)
 # a farewell or wish of another language closing a message ("..., iyi günler!", "Ich hoffe, du hast einen
 # schönen Tag.")
 _FOREIGN_CLOSE = re.compile(rf"(?:^|[\s,.!;]){PB.FOREIGN_FAREWELL_RE}[\s!.]*$")
@@ -405,7 +414,7 @@ def detect_greeting(ctx: Context, cfg: GreetingConfig) -> bool:
         or _answers_well_being(ctx)
         or _emoji_courtesy_reply(ctx)
         or courtesy_only(ctx)
-        or _FOREIGN_HOW_ARE_YOU.search(lower) is not None
+        or ctx.finds(_FOREIGN_HOW_ARE_YOU_EACH)
         or _foreign_close(lower)
         or (
             len(lower) < 40
@@ -1240,9 +1249,10 @@ _ASK_BACK = re.compile(r"(?:\b(?:and )?(?:you|u|yourself|yours|why)|\bwhy not)\s
 def _replies_to_aside(ctx: Context) -> bool:
     """The partner's message just before was a personal aside, and this short one takes it up."""
     lower = ctx.lower
-    sentences = [x for x in re.split(r"(?<=[.!?])\s+", lower) if x]
-    if not sentences or len(lower.split()) > 12 or _BARE_ACK.match(lower) or _REDIRECT.match(lower):
+    # the word count first: most messages are longer (a normalised text that is not empty has a sentence)
+    if not lower or len(lower.split()) > 12 or _BARE_ACK.match(lower) or _REDIRECT.match(lower):
         return False
+    sentences = [x for x in re.split(r"(?<=[.!?])\s+", lower) if x]
     # a question about the artwork, or a description after the reaction, is back on the artwork
     if "?" in lower and not _ASK_BACK.search(lower) or any(_DESCRIBES.match(x) for x in sentences[1:]):
         return False
@@ -1293,17 +1303,33 @@ def _off_topic_text(ctx: Context) -> bool:
     return known
 
 
+# Every place regex above (_IN_PLACE, _HERE_IN_PLACE, _PLACE_ASIDE, _PLACE_NAMED) needs a capitalised word
+# ("[A-Z][a-z]") after at least one character of the text: most messages have none, and this one search
+# rules all four out.
+_INNER_CAPITAL = re.compile(r"[A-Z][a-z]")
+
+
+def _names_a_place(ctx: Context) -> bool:
+    """The worker names their own place or one they saw ("I'm in Nairobi", "In Lisbon we eat it...")."""
+    text = ctx.text
+    if _INNER_CAPITAL.search(text, 1) is None:
+        return False
+    words = ctx.wordset
+    text = text.replace("\u2019", "'")
+    return bool(
+        _PLACE_ASIDE.search(text)
+        or (not words.isdisjoint(_PLACE_NAMED_WORDS) and _PLACE_NAMED.search(text))
+        or (("i'm" in words or "am" in words) and _IN_PLACE.search(text))
+        or ("here" in words and _HERE_IN_PLACE.search(ctx.text))
+    )
+
+
 def _off_topic_words(ctx: Context) -> bool:
     words, lower = ctx.wordset, ctx.lower
-    if _PLACE_ASIDE.search(ctx.text.replace("\u2019", "'")):
+    if _names_a_place(ctx):
         return True
-    if not words.isdisjoint(_PLACE_NAMED_WORDS) and _PLACE_NAMED.search(ctx.text.replace("\u2019", "'")):
-        return True
-    if ("i'm" in words or "am" in words) and _IN_PLACE.search(ctx.text.replace("\u2019", "'")):
-        return True
-    if "here" in words and _HERE_IN_PLACE.search(ctx.text):
-        return True
-    if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and _OFF_TOPIC.search(lower):
+    # through its literal gate: searched whole, the regex cost ~4x more on the messages its words let in
+    if not words.isdisjoint(_OFF_TOPIC_TRIGGERS) and ctx.finds(_OFF_TOPIC):
         return True
     if _life_aside(ctx):
         return True
@@ -1377,20 +1403,35 @@ _NOT_AN_ANSWER = frozenset(
 def _answers_personal_question(ctx: Context) -> bool:
     # what the message's own text decides comes first: when it rules an answer out, the partner's
     # message is not read (and the verdict can be kept per text, ``registry._detect``)
-    well_being = _WELL_BEING_REPLY.match(ctx.lower) is not None
+    lower = ctx.lower
+    well_being = _WELL_BEING_REPLY.match(lower) is not None
     if len(ctx.words) > 12:
         answers = _answer_opens(ctx)
     else:
         # a question back about the artwork is no chitchat; "You?" or "and you?" at the end asks it back
-        answers = "?" not in re.sub(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$", "", ctx.lower)
+        answers = "?" not in lower or "?" not in _ASKED_BACK.sub("", lower)
     if not (well_being or answers):
         return False
     said = ctx.partner_last()
     if said is None:
         return False
-    if well_being and _FAMILY_ASKED.search(said.lower()):
+    said = said.lower()
+    if well_being and _FAMILY_ASKED.search(said):
         return True
-    return answers and bool(_PERSONAL_QUESTION.search(said.lower()))
+    return answers and any(s in said for s in _PERSONAL_NEEDS) and bool(_PERSONAL_QUESTION.search(said))
+
+
+_ASKED_BACK = re.compile(r"\b(?:and )?(?:you|u|yourself)\s*\?+\s*$")
+# every _PERSONAL_QUESTION match holds one of these (a test before its search of the partner's message)
+_PERSONAL_NEEDS = (
+    "where ",
+    " the weather",
+    "how much ",
+    "what country",
+    "what city",
+    "what town",
+    "what part",
+)
 
 
 RULES = [
