@@ -72,7 +72,7 @@ HISTORY = [
 
 
 def _unanswered_reference(history: list) -> list[str]:
-    """The two-pass form ``overlap._unanswered`` replaces."""
+    """The two-pass form of the questions answered with a question back (``overlap._questions_asked``)."""
     items = [h for h in history if isinstance(h, dict) and isinstance(h.get("text"), str)]
     return [
         item["text"]
@@ -86,8 +86,9 @@ def _unanswered_reference(history: list) -> list[str]:
 @pytest.mark.parametrize("cut", range(len(HISTORY) + 1))
 def test_one_pass_history_scans_match_the_generic_ones(cut: int) -> None:
     history = HISTORY[:cut]
-    assert overlap._questioner_texts(history) == list(overlap._texts(history, role="questioner"))
-    assert list(overlap._unanswered(history)) == _unanswered_reference(history)
+    texts, asked_back = overlap._questions_asked(history)
+    assert texts == list(overlap._texts(history, role="questioner"))
+    assert asked_back == set(_unanswered_reference(history))
 
 
 def test_copy_vectors_with_the_callers_words_equal_copy_pair() -> None:

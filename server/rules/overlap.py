@@ -372,7 +372,10 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     Terms are the stemmed content words with synonyms merged and hedges dropped, plus "he"/"she";
     the question word is the first wh-word ("how many" apart), or "yes/no".
     """
-    lower = _TIME_OF_DAY.sub("time", _GAZE.sub("gazeat", lower))
+    if " at" in lower:  # what both regexes need: most questions skip them
+        lower = _GAZE.sub("gazeat", lower)
+    if "time of " in lower:
+        lower = _TIME_OF_DAY.sub("time", lower)
     if lower.split(" ", 1)[0].strip(",.!") in _LEAD_IN_FIRST:
         lower = _LEAD_IN.sub("", lower)  # "ugh. how many oysters?", "kk last one, is the ashtray full"
     words = T.words(lower)
@@ -380,10 +383,13 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
         lower = _CHAT_WORD.sub(lambda m: _CHAT[m.group()], lower)  # "whats on the silos", "r they big"
         words = T.words(lower)
     if not _REPHRASE_TRIGGERS.isdisjoint(words):
+        rephrased = lower
         for rx, repl, may_match in _REPHRASE_GATED:
-            if may_match(lower):  # a regex whose required strings are all absent changes nothing
-                lower = rx.sub(repl, lower)
-        words = T.words(lower)
+            if may_match(rephrased):  # a regex whose required strings are all absent changes nothing
+                rephrased = rx.sub(repl, rephrased)
+        if rephrased != lower:
+            lower = rephrased
+            words = T.words(lower)
     if not _HANDS_TRIGGERS.isdisjoint(words):
         lower = _IN_HANDS.sub(r"hold \1", _HAVE_ON.sub(r"wear \1", lower))
         words = T.words(lower)
@@ -942,10 +948,8 @@ def detect_repeated_question(ctx: Context, cfg: RepeatedQuestionConfig) -> bool:
     # every part j of an earlier question, with each part's own work done once, not once per pair
     # a question the partner answered with a question back was never answered, so not yet asked
     # (labeling guide, session 12: "How tall is the tower?" "Which tower?" "The stone one, how tall?")
-    asked_back = set(_unanswered(history))
-    earlier = [
-        e for text in _questioner_texts(history) if text not in asked_back for e in _earlier_parts(text)
-    ]
+    texts, asked_back = _questions_asked(history)
+    earlier = [e for text in texts if text not in asked_back for e in _earlier_parts(text)]
     if earlier:
         min_overlap = cfg.min_overlap
         for i, part in enumerate(question_parts(ctx.lower)):
@@ -1012,33 +1016,31 @@ def _narrowed_repeat(part: str, earlier: list[Earlier]) -> bool:
     return any(e[2] == kind and e[1] and soft_shared(mine, e[1]) == len(mine) == len(e[1]) for e in earlier)
 
 
-def _questioner_texts(history: Iterable[object]) -> list[str]:
-    """The texts ``_texts(history, role="questioner")`` yields, in one list comprehension: every
-    question of a long dialog is compared with all earlier ones, so this scan runs per message."""
-    return [
-        item if isinstance(item, str) else item["text"]
-        for item in history
-        if isinstance(item, str)
-        or isinstance(item, dict)
-        and item.get("role") == "questioner"
-        and isinstance(item.get("text"), str)
-    ]
-
-
-def _unanswered(history: Iterable[object]) -> Iterable[str]:
-    """Earlier questions the partner answered with a question back ("Are you asking if it's sunset?")."""
-    item: dict | None = None  # the previous message with a text
-    for reply in history:
-        if not isinstance(reply, dict) or not isinstance(reply.get("text"), str):
+def _questions_asked(history: Iterable[object]) -> tuple[list[str], set[str]]:
+    """The questioner's texts in order (a plain string counts as one), and those of them the partner
+    answered with a question back ("Are you asking if it's sunset?"), in one pass: every question of
+    a long dialog is compared with all earlier ones, so this scan runs per message."""
+    texts: list[str] = []
+    asked_back: set[str] = set()
+    previous: dict | None = None  # the previous message with a text
+    for item in history:
+        if isinstance(item, str):
+            texts.append(item)
             continue
-        if (
-            item is not None
-            and item.get("role") == "questioner"
-            and reply.get("role") == "answerer"
-            and _asked_back(reply["text"])
+        if not isinstance(item, dict) or not isinstance(text := item.get("text"), str):
+            continue
+        role = item.get("role")
+        if role == "questioner":
+            texts.append(text)
+        elif (
+            role == "answerer"
+            and previous is not None
+            and previous.get("role") == "questioner"
+            and _asked_back(text)
         ):
-            yield item["text"]
-        item = reply
+            asked_back.add(previous["text"])
+        previous = item
+    return texts, asked_back
 
 
 @lru_cache(maxsize=16384)

@@ -22,7 +22,9 @@ _WORD = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
 
 def normalise(text: str) -> str:
     """Lower case, straight apostrophes, single spaces."""
-    return " ".join(text.translate(_APOSTROPHES).split()).lower()
+    if not text.isascii() or "`" in text:  # translate costs twice the rest: skip it when it changes nothing
+        text = text.translate(_APOSTROPHES)
+    return " ".join(text.split()).lower()
 
 
 def words(lower: str) -> list[str]:
