@@ -150,8 +150,9 @@ class Context:
     def wordset(self) -> frozenset[str]:
         """The words, plus the parts of hyphenated ones: rules test it before running a costly regex."""
         if self._wordset is None:
-            parts = [p for w in self.words if "-" in w for p in w.split("-")]
-            self._wordset = frozenset(self.words).union(parts)
+            self._wordset = frozenset(self.words)
+            if "-" in self.lower:  # most messages have no hyphenated word to split
+                self._wordset = self._wordset.union(p for w in self.words if "-" in w for p in w.split("-"))
         return self._wordset
 
     def finds(self, pattern: re.Pattern[str]) -> bool:

@@ -546,8 +546,12 @@ def end_start(text: str, window: EndWindow) -> int | None:
     if endings is not None:
         for p in range(end, length + 1):
             tail = text[max(0, p - 3) : p][::-1]
-            if any(tail[:n] in heads for n, heads in endings):
-                break
+            for n, heads in endings:  # a plain loop: a generator per call costs more than the look-ups
+                if tail[:n] in heads:
+                    break
+            else:
+                continue
+            break
         else:
             return None
     width = window.width
