@@ -144,15 +144,42 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
             return True
         if _PUNCT_RUN.search(ctx.text):
             return True
-    if ("ha" in lower or "he" in lower or "lol" in lower) and any(_LAUGH.match(w) for w in words):
+    # every _LAUGH word holds "haha", "hehe", "lol" or "hihi" (a bare "he" is in most messages: "the"); a
+    # "hihihi" counts only beside a "ha" or "he", as it always has
+    if (
+        "haha" in lower
+        or "hehe" in lower
+        or "lol" in lower
+        or ("hihi" in lower and ("ha" in lower or "he" in lower))
+    ) and any(_LAUGH.match(w) for w in words):
         return True
     if not lower.isascii() and _JAMO_RUN.search(lower):
         return True
     if not cfg.check_emoticons:
         return False
-    if lower.isascii() and not any(ch in lower for ch in ":;=<8") and "xd" not in ctx.wordset:
-        return False  # no emoji, no emoticon punctuation: skip the regex
+    if lower.isascii():
+        if not (":" in lower or ";" in lower or "=" in lower or "<" in lower or "8" in lower) and (
+            "xd" not in ctx.wordset
+        ):
+            return False  # no emoji, no emoticon punctuation: skip the regex
+        if not _may_hold_emoticon(lower):
+            return False
     return bool(_EMOTICON.search(lower))
+
+
+def _may_hold_emoticon(lower: str) -> bool:
+    """False only when an ASCII text cannot match _EMOTICON: its eyes open the text or follow a space
+    (the normalised text has no other white space), else it needs a "<3" or an "xd"/"x-d"."""
+    return (
+        "<3" in lower
+        or "xd" in lower
+        or "x-d" in lower
+        or lower[:1] in _EYES
+        or any(" " + eyes in lower for eyes in _EYES)
+    )
+
+
+_EYES = frozenset(":;=8")
 
 
 class NonEnglishConfig(RuleConfig):

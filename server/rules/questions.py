@@ -646,7 +646,7 @@ def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
     return _judges_part(ctx)
 
 
-def _few_needs(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+def few_needs(rx: re.Pattern[str]) -> tuple[str, ...] | None:
     """A few strings of which every match of ``rx`` holds one, or None: a test of them costs less than
     the literal gate's index (a look-up of every three letters of the text) on the many messages that
     have one of the group's words but none of these (an answer has no "?"; many a text has "at")."""
@@ -657,7 +657,7 @@ def _few_needs(rx: re.Pattern[str]) -> tuple[str, ...] | None:
 
 
 # each _WITHOUT_YOU group with the strings its regex needs (None: too many to test)
-_WITHOUT_YOU_TESTS = tuple((triggers, _few_needs(rx), rx) for triggers, rx in _WITHOUT_YOU)
+_WITHOUT_YOU_TESTS = tuple((triggers, few_needs(rx), rx) for triggers, rx in _WITHOUT_YOU)
 
 
 # What a depicted person or animal visibly shows ("Would you say the boy looks carefree and happy as he

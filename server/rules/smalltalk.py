@@ -13,6 +13,7 @@ from server.rules import phrasebook as PB
 from server.rules import text as T
 from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, RuleConfig, Severity
 from server.rules.prefix import PrefixGate
+from server.rules.questions import few_needs
 
 _YOU = r"(?:you|u|ya)"
 
@@ -1155,14 +1156,21 @@ for _group, _pattern in _LIFE:
 _LIFE_WORDS = frozenset(_LIFE_BY_WORD)
 
 
+# each _LIFE pattern -> a few strings of which its every match holds one (None: too many to test): most
+# messages that have a group's word ("next", "door", "where") have none of them
+_LIFE_NEEDS = {pattern: few_needs(pattern) for _, pattern in _LIFE}
+
+
 def _life_aside(ctx: Context) -> bool:
     """One of the _LIFE groups has a word in the message and its pattern matches."""
     tried: set[re.Pattern[str]] = set()
+    lower = ctx.lower
     for word in ctx.wordset & _LIFE_WORDS:
         for pattern in _LIFE_BY_WORD[word]:
             if pattern not in tried:
                 tried.add(pattern)
-                if ctx.finds(pattern):
+                needs = _LIFE_NEEDS[pattern]
+                if (needs is None or any(s in lower for s in needs)) and ctx.finds(pattern):
                     return True
     return False
 
