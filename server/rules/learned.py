@@ -12,7 +12,7 @@ pair counts). Which of them run by default, and at what threshold, is in ``tuned
 The models are trained deterministically the first time a process needs them, from the JSON lines
 shipped in ``tasks/rules-eval/`` (the labeled set and the training messages of four authors):
 nothing pickled in the repository, so no binary to review and no skew with the installed
-scikit-learn. Training takes two to four seconds; the fitted weights are then kept on disk
+scikit-learn. Training on the ~16,000 lines takes about 20 s of CPU; the fitted weights are then kept on disk
 (``model_store``), so later processes load them in a tenth of a second. Judging a message afterwards
 is dictionary look-ups (each word's weights are summed once and cached) and one small sum, in
 plain Python.
