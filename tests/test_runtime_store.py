@@ -55,11 +55,15 @@ async def chat(runtime: DialogRuntime, dialog_id: str) -> None:
 
 async def test_the_end_of_a_dialog_stores_only_what_a_crash_left_out(services: Services, stimuli):
     runtime = DialogRuntime(services)
+    crashed = DialogRuntime(services)  # another process, which accepts message 3 and form f2, then dies
     dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
-    await chat(runtime, dialog_id)
+    assert (await runtime.handle(dialog_id, say("questioner", "q0", "Question 0 here?"))).changed
+    assert (await runtime.handle(dialog_id, say("answerer", "a0", "Answer 0 here."))).changed
+    assert (await crashed.handle(dialog_id, say("questioner", "q1", "Question 1 here?"))).changed
+    assert (await runtime.handle(dialog_id, say("answerer", "a1", "Answer 1 here."))).changed
     assert (await runtime.handle(dialog_id, form("questioner", "f1", "before_reveal"))).changed
-    assert (await runtime.handle(dialog_id, form("questioner", "f2", "after_reveal"))).changed
-    # as if the process had died between the Redis commit of message 3 / form f2 and their inserts
+    assert (await crashed.handle(dialog_id, form("questioner", "f2", "after_reveal"))).changed
+    # as if that process had died between the Redis commit of message 3 / form f2 and their inserts
     async with services.sessions() as db:
         await db.execute(delete(Turn).where(Turn.dialog_id == dialog_id, Turn.seq == 3))
         await db.execute(
@@ -75,6 +79,56 @@ async def test_the_end_of_a_dialog_stores_only_what_a_crash_left_out(services: S
         row = await db.get(Dialog, dialog_id)
         assert row is not None and (row.status, row.rounds_done) == ("complete", 2)
         assert (await db.execute(select(func.count()).where(Turn.dialog_id == dialog_id))).scalar_one() == 4
+
+
+def statements(services: Services) -> list[str]:
+    """Every statement sent to the database from now on."""
+    sent: list[str] = []
+    event.listen(
+        services.engine.sync_engine, "before_cursor_execute", lambda conn, cur, sql, *rest: sent.append(sql)
+    )
+    return sent
+
+
+async def test_a_process_that_stored_every_row_makes_the_record_final_without_reading_them_back(
+    services: Services, stimuli
+):
+    """When this process inserted every message and form in the dialog's log, nothing can be
+    missing from the database: the end neither re-reads the log nor selects the stored rows."""
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    await chat(runtime, dialog_id)
+    assert (await runtime.handle(dialog_id, form("questioner", "f1", "before_reveal"))).changed
+    assert (await runtime.handle(dialog_id, form("questioner", "f2", "after_reveal"))).changed
+    sent = statements(services)
+    out = await runtime.handle(dialog_id, form("answerer", "f3", "answerer"))
+    assert out is not None and out.state.final
+    assert not [sql for sql in sent if sql.lstrip().upper().startswith("SELECT")]
+    assert await stored(services, dialog_id) == ([1, 2, 3, 4], ["after_reveal", "answerer", "before_reveal"])
+    async with services.sessions() as db:
+        row = await db.get(Dialog, dialog_id)
+        assert row is not None and (row.status, row.rounds_done, row.end_reason) == ("complete", 2, None)
+        assert row.ended_at is not None
+
+
+async def test_a_form_accepted_by_another_process_is_checked_at_the_end(services: Services, stimuli):
+    """Every message was stored here, but a form was accepted elsewhere: the end checks the log
+    against the database (and stores the form if that process died before inserting it)."""
+    runtime = DialogRuntime(services)
+    dialog_id, _, _ = await new_dialog(services, runtime, stimuli)
+    await chat(runtime, dialog_id)
+    assert (await runtime.handle(dialog_id, form("questioner", "f1", "before_reveal"))).changed
+    assert (await DialogRuntime(services).handle(dialog_id, form("questioner", "f2", "after_reveal"))).changed
+    async with services.sessions() as db:
+        await db.execute(
+            delete(Response).where(Response.dialog_id == dialog_id, Response.phase == "after_reveal")
+        )
+        await db.commit()
+    failed = failed_statements(services)
+    out = await runtime.handle(dialog_id, form("answerer", "f3", "answerer"))
+    assert out is not None and out.state.final
+    assert await stored(services, dialog_id) == ([1, 2, 3, 4], ["after_reveal", "answerer", "before_reveal"])
+    assert failed == []
 
 
 async def test_both_workers_may_number_their_messages_alike_and_every_message_is_stored(
