@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
 from pydantic import BaseModel
+from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from server.db.engine import make_engine, make_sessionmaker
@@ -19,6 +20,8 @@ from server.relay import Hub
 from server.settings import Settings
 from server.stimuli.pool import StimulusPool
 from server.tokens import Signer
+
+_EVENT_INSERT = insert(WorkerEvent.__table__)
 
 
 def policy_from(settings: Settings) -> Policy:
@@ -81,7 +84,12 @@ class Services:
         await self.hub.send(worker, frame.model_dump_json())
 
     async def record(self, worker: str, kind: str, **fields: object) -> None:
-        """Store an outcome that pay decisions read (lobby timeout, completion, dropout...)."""
-        async with self.sessions() as db:
-            db.add(WorkerEvent(study=self.settings.study, worker_id=worker, kind=kind, **fields))
-            await db.commit()
+        """Store an outcome that pay decisions read (lobby timeout, completion, dropout...).
+
+        A Core insert (the column defaults filled as the ORM fills them) in its own transaction:
+        nothing reads the row back, and an ORM session (the object, its flush, its unit of work)
+        cost ~2.5x the CPU (docs/benchmarks.md, "Session 15"); each finished dialog records two."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                _EVENT_INSERT, {"study": self.settings.study, "worker_id": worker, "kind": kind, **fields}
+            )
