@@ -114,16 +114,20 @@ def varied(n: int, seed: int = 0) -> list[DialogRecord]:
 
 
 def distinct(n: int, seed: int = 0) -> list[DialogRecord]:
-    """The varied dialogs with every chat message made unique by a numbered detail, as workers who
-    write their own sentences almost never repeat one: no per-text cache ever hits on a message.
+    """The varied dialogs with every chat message made unique by a number, as workers who write
+    their own sentences almost never repeat one: no per-text cache ever hits on a message.
 
     The varied texts repeat (57 % of messages in 20,000 dialogs, 70 % in 100,000); chunks of a
-    multi-process run start at different seeds, so ``seed + i`` numbers every dialog once.
+    multi-process run start at different seeds, so ``seed + i`` numbers every dialog once. A bare
+    number is no content word, so it gives the questions of a dialog no term in common that the
+    varied ones lack (until session 15 it was "in panel N": every two questions then shared
+    "panel", and ``repeated_question`` compared 2.2 pairs a question instead of 0.5); the rule
+    hits are those of the varied texts.
     """
     records = varied(n, seed)
     for i, rec in enumerate(records):
         for k, t in enumerate(rec.turns):
-            t.text = f"{t.text[:-1]} in panel {(seed + i) * 20 + k}{t.text[-1]}"
+            t.text = f"{t.text[:-1]} {(seed + i) * 20 + k}{t.text[-1]}"
     return records
 
 
