@@ -564,7 +564,6 @@ NO_CLASSIFIERS = RulesConfig(classifier=False)
 # Wordings the phrase lists miss and the classifiers catch (none of them is in the training files).
 LEARNED_POSITIVE = [
     ("answerer", "I am sipping lemonade on my balcony right now.", "off_topic"),
-    ("answerer", "The grocer is an ugly old troll with a face like a boot.", "offensive"),
     ("questioner", "Is the harbour scene a pleasant one?", "asks_feelings"),
     ("questioner", "Give me a general sense of everything in it.", "generic_question"),
     ("answerer", "It's a delightful painting, the goats are dancing.", "imposes_emotion"),
@@ -588,6 +587,22 @@ def test_classifier_catches_wordings_the_rule_misses(role: str, text: str, rule:
     assert rule in hits(role, text)
 
 
+# The offensive classifier is off by default since session 15: re-tuned with batch 21 it found no
+# insult the rule misses within the precision limits. A study can still switch it on.
+OFFENSIVE_BY_CLASSIFIER = (
+    "answerer",
+    "The grocer is an ugly old troll with a face like a boot.",
+    "offensive",
+)
+OFFENSIVE_ON = {"offensive": {"classifier_threshold": 0.52}}
+
+
+def test_the_offensive_classifier_runs_when_a_study_sets_its_threshold() -> None:
+    role, text, rule = OFFENSIVE_BY_CLASSIFIER
+    assert rule not in hits(role, text)
+    assert rule in hits(role, text, config=OFFENSIVE_ON)
+
+
 @pytest.mark.parametrize(("role", "text", "rule"), LEARNED_NEGATIVE)
 def test_classifier_leaves_near_misses_alone(role: str, text: str, rule: str) -> None:
     assert rule not in hits(role, text)
@@ -600,7 +615,7 @@ def test_classifiers_are_switched_off_by_settings_globally_or_per_rule() -> None
     assert rule not in hits(role, text, config={rule: {"classifier": False}})
     assert rule not in hits(role, text, config={rule: {"classifier_threshold": 0.999}})
     # switching one rule's classifier off leaves the others on
-    q_role, q_text, q_rule = LEARNED_POSITIVE[2]
+    q_role, q_text, q_rule = LEARNED_POSITIVE[1]
     assert q_rule in hits(q_role, q_text, config={rule: {"classifier": False}})
     # a disabled rule runs no classifier either
     assert rule not in hits(role, text, config={"disabled": [rule]})
@@ -617,11 +632,11 @@ def test_classifiers_are_switched_off_by_settings_globally_or_per_rule() -> None
 
 def test_a_hard_rule_hit_found_only_by_its_classifier_warns_unless_told_to_bounce() -> None:
     """Classifiers are less sure than the rules' own detectors: alone they warn (and flag)."""
-    role, text, rule = "answerer", "The grocer is an ugly old troll with a face like a boot.", "offensive"
-    alone = check(role, 2, text)
+    role, text, rule = OFFENSIVE_BY_CLASSIFIER
+    alone = check(role, 2, text, config=OFFENSIVE_ON)
     assert alone.rule_ids == [rule] and alone.action == "warn"
     assert alone.hits[0].severity == "soft"
-    strict = check(role, 2, text, config={rule: {"classifier_bounces": True}})
+    strict = check(role, 2, text, config={rule: {"classifier_threshold": 0.52, "classifier_bounces": True}})
     assert strict.action == "bounce" and strict.hits[0].severity == "hard"
     # the rule's own detector still bounces, classifier or not
     assert check(role, 2, "The shopkeeper is a fucking idiot.").action == "bounce"
@@ -631,7 +646,7 @@ def test_a_hard_rule_hit_found_only_by_its_classifier_warns_unless_told_to_bounc
 
 
 def test_cli_check_and_bulk_checks_use_the_classifiers_as_the_chat_does(tmp_path) -> None:
-    role, text, rule = LEARNED_POSITIVE[1]
+    role, text, rule = LEARNED_POSITIVE[0]
     line = json.dumps({"role": role, "round": 2, "text": text})
     data = tmp_path / "in.jsonl"
     data.write_text(line + "\n")

@@ -69,6 +69,8 @@ TRAINING_FILES = (
     # session 14: batches 15-20 (six authors, each blind when written, development data since); the
     # leave-one-author-out run of ``crossauthor`` measured the carry-over (docs/qc.md, session 14)
     *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (15, 16, 17, 18, 19, 20)),
+    # session 15: batch 21 (an unseen author, blind in session 14, development data since)
+    DATA_DIR / "heldout_batch21.jsonl",
 )
 TEXT_RULES = (
     "off_topic",

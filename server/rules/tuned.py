@@ -5,11 +5,10 @@ cross-validated precision of at least 0.97 on the training lines. They belong to
 whose fingerprint is ``TUNED_ON``; a test fails when the data change without re-tuning.
 """
 
-TUNED_ON = "bce2a18b294eb69d"
+TUNED_ON = "8697f53ebe0df960"
 DEFAULT_THRESHOLDS: dict[str, float] = {
     "off_topic": 0.51,
-    "offensive": 0.52,
-    "asks_feelings": 0.55,
+    "asks_feelings": 0.56,
     "generic_question": 0.51,
-    "imposes_emotion": 0.51,
+    "imposes_emotion": 0.52,
 }
