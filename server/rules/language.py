@@ -144,14 +144,11 @@ def detect_chat_language(ctx: Context, cfg: ChatLanguageConfig) -> bool:
             return True
         if _PUNCT_RUN.search(ctx.text):
             return True
-    # every _LAUGH word holds "haha", "hehe", "lol" or "hihi" (a bare "he" is in most messages: "the"); a
-    # "hihihi" counts only beside a "ha" or "he", as it always has
-    if (
-        "haha" in lower
-        or "hehe" in lower
-        or "lol" in lower
-        or ("hihi" in lower and ("ha" in lower or "he" in lower))
-    ) and any(_LAUGH.match(w) for w in words):
+    # every _LAUGH word holds "haha", "hehe", "lol" or "hihi" (a bare "he" is in most messages: "the");
+    # a "hihihi" is laughter on its own, with no "ha" or "he" anywhere in the message
+    if ("haha" in lower or "hehe" in lower or "lol" in lower or "hihi" in lower) and any(
+        _LAUGH.match(w) for w in words
+    ):
         return True
     if not lower.isascii() and _JAMO_RUN.search(lower):
         return True

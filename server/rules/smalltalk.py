@@ -82,6 +82,11 @@ _SMALLTALK = re.compile(
             rf"^(?:ok(?:ay)?,? |alright,? |well,? )?(?:good ?bye|bye(?: bye)?|cya|see ya|see {_YOU} later|"
             r"farewell)"
             r"(?: then| now| for now| all| everyone)?(?=\s*(?:[,.!;]|$))",
+            # leaving the chat at the end of a message: "my mom is calling, gtg", "ok I have to go now"
+            r"(?:^|[,.!;] |\b(?:ok|okay|so|sorry|anyway|now) )(?:gtg|g2g|gotta go|(?:i )?(?:got to|have to|"
+            r"need to|must) go)(?: now)?\s*[!.]*$|\w gtg\s*[!.]*$",
+            # a farewell with the partner's name or a word of address: "see ya Kenji!", "bye mate"
+            r"(?:^|[,.!;] )(?:good ?bye|bye|cya|see ya) [a-z]+\s*[!.]*$",
             # the answer to "have a good day": "you too!", "thanks, you too"
             rf"^(?:(?:thanks|thank {_YOU}|thx|cheers|same|and|ta)[,!. ]+)?{_YOU} too\b\s*(?:[,.!]|$)"
             rf"|^(?:(?:thanks|thank {_YOU}|thx|cheers)[,!. ]+)?(?:same to {_YOU}|take care)\s*(?:[,.!]|$)",
@@ -143,6 +148,7 @@ _SMALLTALK_TRIGGERS = frozenset(
     adiós luego revoir arrivederci paalam ingat alvida best hooroo tara ta-ra cheerio toodle-oo toodleoo
     ttfn catch totsiens slán slan doei ciao tchau adeus sayonara arvo miłego milego widzenia zobaczenia
     как jak słychać slychac kaise hali habari bawo
+    gtg g2g gotta go
     kwaheri tutaonana njema всего хорошего milenge dàbọ dabọ dabo dàbo wishing blessings family
     """.split()
 )
