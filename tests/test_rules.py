@@ -636,7 +636,7 @@ def test_a_hard_rule_hit_found_only_by_its_classifier_warns_unless_told_to_bounc
     alone = check(role, 2, text, config=OFFENSIVE_ON)
     assert alone.rule_ids == [rule] and alone.action == "warn"
     assert alone.hits[0].severity == "soft"
-    strict = check(role, 2, text, config={rule: {"classifier_threshold": 0.52, "classifier_bounces": True}})
+    strict = check(role, 2, text, config={rule: {**OFFENSIVE_ON[rule], "classifier_bounces": True}})
     assert strict.action == "bounce" and strict.hits[0].severity == "hard"
     # the rule's own detector still bounces, classifier or not
     assert check(role, 2, "The shopkeeper is a fucking idiot.").action == "bounce"

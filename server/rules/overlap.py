@@ -289,10 +289,7 @@ _REPHRASE = (
         "",
     ),
 )
-# (required string, rephrasing's index) of every string one of the rephrasings needs (``T.gate``), and
-# the rephrasings that need none: one pass over these finds the few that can change a question
-_REPHRASE_NEEDS = tuple((need, i) for i, (rx, _) in enumerate(_REPHRASE) for need in T.gate(rx).needs or ())
-_REPHRASE_ALWAYS = frozenset(i for i, (rx, _) in enumerate(_REPHRASE) if T.gate(rx).needs is None)
+_REPHRASE_GATED = tuple((rx, repl, T.gate(rx).may_match) for rx, repl in _REPHRASE)
 _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
     "busy side place direction way which falling coming up by no without take takes took after bloody "
@@ -425,25 +422,12 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
 
 
 def _rephrase(lower: str) -> str:
-    """``lower`` with each ``_REPHRASE`` substitution made in turn, trying only those whose required
-    strings the text holds (a regex without them changes nothing): one pass over the strings instead
-    of a gate call per rephrasing (~30 a question). After a change the later ones are looked up again
-    in the new text, which may now hold a string one of them needs."""
-    start = 0
-    while True:
-        found = {i for need, i in _REPHRASE_NEEDS if need in lower}
-        if _REPHRASE_ALWAYS:
-            found |= _REPHRASE_ALWAYS
-        for i in sorted(found):
-            if i < start:
-                continue
-            rx, repl = _REPHRASE[i]
-            changed = rx.sub(repl, lower)
-            if changed != lower:
-                lower, start = changed, i + 1
-                break
-        else:
-            return lower
+    """``lower`` with each ``_REPHRASE`` substitution made in turn; a regex whose required strings
+    the (possibly already rephrased) text lacks changes nothing, so its gate skips it."""
+    for rx, repl, may_match in _REPHRASE_GATED:
+        if may_match(lower):
+            lower = rx.sub(repl, lower)
+    return lower
 
 
 _VERBS_OF_YES_NO = frozenset(
