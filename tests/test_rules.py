@@ -587,8 +587,9 @@ def test_classifier_catches_wordings_the_rule_misses(role: str, text: str, rule:
     assert rule in hits(role, text)
 
 
-# The offensive classifier is off by default since session 15: re-tuned with batch 21 it found no
-# insult the rule misses within the precision limits. A study can still switch it on.
+# The offensive classifier was off by default in sessions 15-16 (re-tuned with batch 21 it found no
+# insult the rule misses within the precision limits); re-tuned with batches 22-23 in session 17 it is
+# on again at 0.52. A study can switch it off, or set its threshold.
 OFFENSIVE_BY_CLASSIFIER = (
     "answerer",
     "The grocer is an ugly old troll with a face like a boot.",
@@ -599,7 +600,7 @@ OFFENSIVE_ON = {"offensive": {"classifier_threshold": 0.52}}
 
 def test_the_offensive_classifier_runs_when_a_study_sets_its_threshold() -> None:
     role, text, rule = OFFENSIVE_BY_CLASSIFIER
-    assert rule not in hits(role, text)
+    assert rule not in hits(role, text, config={"offensive": {"classifier": False}})
     assert rule in hits(role, text, config=OFFENSIVE_ON)
 
 

@@ -71,6 +71,9 @@ TRAINING_FILES = (
     *(DATA_DIR / f"heldout_batch{n}.jsonl" for n in (15, 16, 17, 18, 19, 20)),
     # session 15: batch 21 (an unseen author, blind in session 14, development data since)
     DATA_DIR / "heldout_batch21.jsonl",
+    # session 17: batches 22-23 (blind in sessions 15-16, development data since)
+    DATA_DIR / "heldout_batch22.jsonl",
+    DATA_DIR / "heldout_batch23.jsonl",
 )
 TEXT_RULES = (
     "off_topic",
