@@ -225,6 +225,13 @@ def main() -> None:
     )
     parser.add_argument("--profile", type=Path, help="py-spy our server into this folder (raw stacks).")
     parser.add_argument("--json-out", type=Path, help="Also write the JSON here.")
+    parser.add_argument(
+        "--server-setting",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="A setting of our server (AVD_NAME), e.g. stall_gc_ms=1 to log every collector pass.",
+    )
     args = parser.parse_args()
 
     h.raise_fd_limit()
@@ -242,6 +249,9 @@ def main() -> None:
         "lobby_max_wait_seconds": 600,
         "handshake_seconds": 60,
     }
+    for item in args.server_setting:
+        name, _, value = item.partition("=")
+        settings[name] = value
     if args.rules_off:
         settings["rules"] = json.dumps({"enabled": []})
     rows: list[dict] = []

@@ -95,8 +95,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         gc.collect()
         gc.freeze()
         thresholds = gc.get_threshold()
-        gc.set_threshold(*GC_THRESHOLDS)
-        app.state.stalls = stalls = StallWatch(report=log_stall)
+        gc.set_threshold(*(settings.gc_thresholds or GC_THRESHOLDS))
+        app.state.stalls = stalls = StallWatch(gc_min=settings.stall_gc_ms / 1000, report=log_stall)
         stalls.start()
         try:
             yield
@@ -105,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             gc.set_threshold(*thresholds)
             beat.cancel()
             await sweeper.stop()
+            await runtime.flush_qc()  # the QC jobs of the dialogs that ended last
             await services.close()
             if embedded:
                 embedded.close()

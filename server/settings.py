@@ -75,6 +75,14 @@ class Settings(BaseSettings):
     handshake_seconds: float = Field(15.0, gt=0)
     presence_ttl_seconds: float = Field(20.0, gt=0)
     heartbeat_seconds: float = Field(5.0, gt=0)
+    # the event loop's pauses (server/app.py, server/stalls.py; docs/benchmarks.md, session 17)
+    gc_thresholds: tuple[int, int, int] | None = Field(
+        None, description="The collector's thresholds while serving; default server.app.GC_THRESHOLDS."
+    )
+    stall_gc_ms: float = Field(50.0, ge=0, description="Log each collector pause at least this long.")
+    qc_enqueue_delay_seconds: float = Field(
+        0.5, ge=0, description="Dialogs ending within this long of the first share one QC job (0: one each)."
+    )
     avoid_recent_partners: bool = True
     recent_partner_days: float = Field(30.0, ge=0)
     dialogs_per_stimulus: int = Field(1, ge=1)

@@ -7,6 +7,8 @@ import asyncio
 import gc
 import time
 
+import pytest
+
 from server.stalls import StallWatch
 
 
@@ -31,3 +33,20 @@ async def test_a_blocked_loop_and_a_collection_are_recorded():
     count = watch.pauses.count[2]
     gc.collect()  # stopped: the collector is no longer watched
     assert watch.pauses.count[2] == count and gc.callbacks.count(watch._on_gc) == 0
+
+
+async def test_the_server_serves_with_its_collector_settings(settings_factory):
+    """The thresholds and the pause logged from (settings ``gc_thresholds``, ``stall_gc_ms``; by
+    default ``GC_THRESHOLDS``) hold while the server serves, and the previous ones after."""
+    from server.app import GC_THRESHOLDS, create_app
+
+    before = gc.get_threshold()
+    try:
+        for given, expected in (((5_000, 2, 20), (5_000, 2, 20)), (None, GC_THRESHOLDS)):
+            app = create_app(settings_factory(gc_thresholds=given, stall_gc_ms=7))
+            async with app.router.lifespan_context(app):
+                assert gc.get_threshold() == expected
+                assert app.state.stalls.gc_min == pytest.approx(0.007)
+            assert gc.get_threshold() == before
+    finally:
+        gc.unfreeze()  # the server froze this test process's heap

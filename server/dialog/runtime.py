@@ -17,10 +17,11 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from operator import itemgetter
+from typing import Any
 
 from pydantic_core import PydanticSerializationError, to_json
 from rq import Queue
@@ -382,6 +383,10 @@ class DialogRuntime:
         self._stimuli: dict[str, Stimulus] = {}  # rows never change once imported
         self._qc_queue: Queue | None = None
         self._background: set[asyncio.Task[None]] = set()
+        # dialogs ended here whose QC job is not queued yet (in order, each once), and the timer
+        # that queues them in one job (:meth:`_queue_qc`)
+        self._qc_pending: dict[str, None] = {}
+        self._qc_timer: asyncio.Task[None] | None = None
         # concurrent messages' commits share a pipeline (see server/script_batch.py)
         self._commit = ScriptBatch(services.redis, services.redis.register_script(COMMIT_LUA))
         self._read = ScriptBatch(services.redis, services.redis.register_script(READ_LUA))
@@ -933,9 +938,7 @@ class DialogRuntime:
         self._in_db.pop(st.id, None)
         # QC runs in the background, after the workers got their frames; a job that could not be
         # queued is not lost: `avd qc run` judges every finished dialog without a verdict
-        task = asyncio.create_task(self._enqueue_qc(st.id))
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._queue_qc(st.id)
 
     async def finish_record(self, dialog_id: str) -> bool:
         """The safety net: finalize a dialog whose live state is final (its process died
@@ -946,14 +949,50 @@ class DialogRuntime:
         await self._finalize(st)
         return True
 
-    async def _enqueue_qc(self, dialog_id: str) -> None:
-        """Every finished dialog gets a QC job; a QC worker (``avd qc worker``) runs it."""
+    def _queue_qc(self, dialog_id: str) -> None:
+        """Every finished dialog gets a QC job; a QC worker (``avd qc worker``) runs it. The dialogs
+        that end within ``qc_enqueue_delay_seconds`` of the first share one job: dialogs end in
+        bursts (a batch of workers leaving together), and rq's enqueue, a dozen Redis commands and
+        a thread hop a job, held the relay's loop for each (docs/benchmarks.md, session 17). A
+        dialog finalized twice before its job is queued is queued once. If the process dies before
+        the job is queued, `avd qc run` judges the dialog, as when an enqueue fails."""
+        self._qc_pending[dialog_id] = None
+        if self._qc_timer is None:
+            self._qc_timer = self._spawn(self._queue_qc_later())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    async def _queue_qc_later(self) -> None:
+        await asyncio.sleep(self.s.settings.qc_enqueue_delay_seconds)
+        self._qc_timer = None
+        await self._enqueue_pending_qc()
+
+    async def _enqueue_pending_qc(self) -> None:
+        ids, self._qc_pending = list(self._qc_pending), {}
+        if ids:
+            await self._enqueue_qc(ids)
+
+    async def flush_qc(self) -> None:
+        """Queue the QC of the dialogs still waiting for their job, and wait for the enqueues in
+        flight (the server calls this when it stops)."""
+        if self._qc_timer is not None:
+            self._qc_timer.cancel()
+            self._qc_timer = None
+        await self._enqueue_pending_qc()
+        if self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+
+    async def _enqueue_qc(self, dialog_ids: list[str]) -> None:
         try:
             if self._qc_queue is None:
                 self._qc_queue = qc_queue(self.s.settings, self.s.redis_url)
-            await asyncio.to_thread(enqueue, self._qc_queue, self.s.settings.study, [dialog_id])
+            await asyncio.to_thread(enqueue, self._qc_queue, self.s.settings.study, dialog_ids)
         except Exception:
-            log.exception("could not queue QC for dialog %s; `avd qc run` will pick it up", dialog_id)
+            log.exception("could not queue QC for dialogs %s; `avd qc run` will pick them up", dialog_ids)
 
     async def dialog_row(self, dialog_id: str) -> Dialog | None:
         async with self.s.sessions() as db:
