@@ -107,8 +107,9 @@ _ART_NOUNS = frozenset("painting picture image artwork art piece photo photograp
 
 def _frame_key(words: list[str]) -> frozenset[str]:
     """A question with no content words reduced to its question words ("who ... in IMG")."""
-    if "else" in words:
-        # "anything else?", "what else is there?", "and what else in the picture?": one generic ask
+    if "else" in words or "more" in words:
+        # "anything else?", "what else is there?", "and what else in the picture?": one generic ask,
+        # and so are "anything more?", "what more can you tell me?" and "tell me more" (session 17)
         return frozenset({"<else>", "who" if not _WHO_ELSE.isdisjoint(words) else "what"})
     # "what's in the picture?" and "what is in the picture?" ask alike
     words = [w[:-2] if w.endswith("'s") else w for w in words]
@@ -202,6 +203,8 @@ _GROUPS = [
     "full overflowing overflows brimming",
     "dead dying died",
     "sign signs placard placards banner banners",
+    # session 17: landing places and more of the people a scene holds
+    "pier piers dock docks jetty jetties quay quays wharf wharves landing",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
 # Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
@@ -218,6 +221,7 @@ _NEUTRAL = frozenset(
     side
     pic pics foto fotos sup yo hey hi hiya heya hello whole entire total ah lah leh lor sia meh
     english confirm wonder
+    kindly
     """.split()
 )
 # "looking at" / "staring at" ask what someone watches; "look like" asks how something looks.
@@ -278,6 +282,14 @@ _REPHRASE = (
         " yourworld ",
     ),
     (re.compile(r"\bbloody hell\b"), ""),  # an oath, not blood
+    # session 17: "is it still raining?" asks "is it raining?"; "inside the hut" is "in the hut"; what is
+    # "behind her" or "behind everything" in a picture is its background
+    (re.compile(r"\bstill (?=[a-z]{2,}ing\b)"), ""),
+    (re.compile(r"\binside (?=(?:the|a|an|this|that|his|her|their|its) )"), "in "),
+    (
+        re.compile(r"\bbehind (?:him|her|them|it|everything|everyone|everybody|all that|all of it)\b"),
+        "in the background",
+    ),
     (re.compile(r"\b(?:have|has|with) no leaves\b|\bwithout leaves\b"), "bare"),
     (re.compile(r"\b(?:going|coming|getting) back to\b|\bjust to (?:fix|check|confirm)\b"), ""),
     # "where is it happening", "what is lying on the table": the verb only says that it is there
@@ -294,7 +306,7 @@ _REPHRASE_TRIGGERS = frozenset(
     "on in out source origin from say set contain contains containing made number happening taking count "
     "busy side place direction way which falling coming up by no without take takes took after bloody "
     "headcount back just with occupied one going been your where built constructed shining "
-    "ask know enquire inquire "
+    "ask know enquire inquire still inside behind "
     "lying lies lie sitting sits standing stands placed resting rests located situated hanging hangs".split()
 )
 # "have shoes on" is "wear shoes"; "have a kite in his hand" is "hold a kite".
@@ -365,6 +377,30 @@ _PLACED = frozenset(
 )
 
 
+# What an "else"/"more" ask adds without naming anything in the artwork: "anything else worth
+# mentioning?", "what else do you notice?", "what else is in it that I might have missed?" ask what
+# "what else?" asks (session 17: batches 19-23 labelled them repeats of an earlier "what else")
+_MORE_FILLER = frozenset(
+    T.stem(w)
+    for w in """worth mention mentioning know knowing noting note notice noticing spot spotting miss missed
+    add tell say see interesting important should""".split()
+)
+# "anything else apart from the boat?": what else there is besides what was named
+_BESIDES = re.compile(r"\b(?:else|more)\b.*?\b(?:apart from|besides|except|other than|aside from)\b(.*)$")
+
+
+def _generic_more(lower: str, terms: set[str]) -> set[str]:
+    """The terms of an "else"/"more" question without its filler; none when it names nothing else."""
+    if terms <= _MORE_FILLER:
+        return set()
+    besides = _BESIDES.search(lower)
+    if besides:
+        named = {T.stem(_SAME.get(w, w)) for w in T.words(besides.group(1))}
+        if terms <= named | _MORE_FILLER:
+            return set()
+    return terms
+
+
 @lru_cache(maxsize=16384)
 def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
     """(terms, question word, frame key) of a normalised question, for comparing it with another.
@@ -413,6 +449,8 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
         terms.add("<things>")  # "is there anything on the table?" asks what is on it, not whether
         if len(terms) == 1 and "else" in words:
             terms.clear()  # "anything else in the picture?": a generic ask, compared by its frame
+    if terms and ("else" in words or "more" in words):
+        terms = _generic_more(lower, terms)
     if kind == "where":
         terms -= _PLACED  # "where has the lamp been hung?" asks where the lamp is
     key = frozenset() if terms else _frame_key(words)
@@ -485,6 +523,8 @@ _PERSON_ROLES = _stems(
     sellers buyer buyers shopkeeper miner miners labourer labourers tourist tourists pedestrian
     pedestrians spectator spectators audience crowd shepherds knights guards servants apprentice
     apprentices porter porters hiker hikers walker walkers wanderer wanderers runner runners
+    guest guests diner diners visitor visitors onlooker onlookers bystander bystanders mourner mourners
+    worshipper worshippers reveller revellers picker pickers firefighter firefighters
     """
 )
 _ANIMAL_GENERIC = _stems("animal animals creature creatures beast beasts livestock")

@@ -970,7 +970,7 @@ _POLITE_END = tuple(
 )
 _END_PUNCT = " ?.!,"
 _CHAT_WHAT = re.compile(r"\b(?:whats|wats|wots|what s)\b")
-_CHAT_WHAT_WORD = re.compile(r"\b(?:wat|wot|wut|wht)\b")
+_CHAT_WHAT_WORD = re.compile(r"\b(?:wat|wot|wut|wht|whit)\b")
 # Spoken forms of regional and hurried English: "goin on", "happenin'", "whatcha got".
 _SPOKEN = re.compile(r"\b(go|happen|show)in'?(?=\s|$)|\bwh?[ao]tcha (got|see)\b")
 _SPOKEN_AS = {"got": "what have you got", "see": "what do you see"}
@@ -1346,12 +1346,14 @@ INTERROGATIVES = frozenset(
     wat wut wht whr wher hw continue walk paint keep go summarize summarise sum sketch talk run fill break
     wtf wth whats wats wot wots whos hows wheres whr r carry waht whta hwat wich wat's wot's wut's
     estimate compare identify specify
+    whit whit's
     """.split()
 )
 _CLAUSE_START = re.compile(
     # an emoji ends a clause too: "chill lol 😂 is there a crocodile"
-    "(?:^|[,.;:!\U0001f300-\U0001faff\u2600-\u27bf]\\s*|\\b(?:and|but|so|also|then|now|ok|okay)\\s+)"
-    r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo|"
+    # and so does a text emoticon: "hii :) hows ur day" (session 17)
+    "(?:^|[:;]-?[()pd]\\s+|[,.;:!\U0001f300-\U0001faff\u2600-\u27bf]\\s*|\\b(?:and|but|so|also|then|now|ok|okay)\\s+)"
+    r"(?:(?:just|kindly|simply|so|and|but|ok|okay|well|then|now|anyway|mm+|hmm+|hi+|hey+|hello|hiya|yo|ya|yeah|"
     # chat openers before the question word: "wait where does it go", "omg is that a bunny"
     r"wait|omg|oh|ah|lol|um+|uh+|btw|bro|dude|last question|one more question|quick question|"
     r"hang on|kk|k|ugh+|soz|sry|sorry|quick one|"
@@ -1453,6 +1455,10 @@ _CHOICE_WORDS = 6
 _SELF = frozenset("i i'd i'm i'll i've me my we".split())
 
 
+# "reckon he was a hunter or what lol": a guess put up for an answer (session 17)
+_OR_WHAT = re.compile(r"\bor what(?: (?:lol|lmao|haha+|eh|then|like))*$")
+
+
 def _offers_choice(ctx: Context) -> bool:
     words = ctx.words
     return (
@@ -1486,7 +1492,7 @@ def is_question(ctx: Context) -> bool:
             continue
         if first in INTERROGATIVES or (first in ("have", "has", "had") and second in _HAVE_SUBJECTS):
             return True
-    return "or" in ctx.wordset and _offers_choice(ctx)
+    return "or" in ctx.wordset and (_offers_choice(ctx) or _OR_WHAT.search(end) is not None)
 
 
 def detect_not_a_question(ctx: Context, cfg: NotAQuestionConfig) -> bool:

@@ -492,8 +492,7 @@ _OFF_TOPIC = re.compile(
             r"\b(?:are|r) (?:you|u) still there\b",
             r"\b(?:hurry up|sorry for the (?:wait|delay)|my (?:internet|connection|wifi))\b",
             r"\b(?:the|this) (?:timer|interface|website)\b",
-            # the partner's day and life
-            rf"\bhow (?:was|is|has been) {_YOU}r (?:day|morning|evening|week|weekend|night)\b",
+            # the partner's day and life ("how was your day?" is small talk: a greeting, session 17)
             rf"\bwhat (?:did|are|will) {_YOU} (?:do|doing|up to) "
             r"(?:today|tonight|later|this weekend|for fun)\b",
             rf"\bwhat do {_YOU} do for (?:a living|work|fun)\b",
@@ -501,7 +500,7 @@ _OFF_TOPIC = re.compile(
             rf"\bwhat(?:'s| is) {_YOU}r (?:name|job|age)\b",
             rf"\b(?:are|r) {_YOU} (?:a student|married|male or female|a man or a woman|working)\b",
             rf"\bdo {_YOU} have (?:kids|children|pets|a job|a family)\b",
-            r"\b(?<!how's )(?<!how is )(?<!off )(?<!rest of )(?<!enjoy )(?:my|your) "
+            r"\b(?<!how's )(?<!hows )(?<!how is )(?<!off )(?<!rest of )(?<!enjoy )(?:my|your) "
             r"(?:day|weekend|boss|kids|wife|husband|dinner|lunch|breakfast)\b",
             # the same asked in the word order of other Englishes, without "do" ("You have children? How
             # old?", "You speak French? Where you learned?", "you also from SG? Which area you stay?"),
@@ -516,8 +515,10 @@ _OFF_TOPIC = re.compile(
             r"(?:sons?|daughters?|children|kids|parents|family)\b",
             rf"\b{_YOU} (?:seem|sound|look)(?: to be)? (?:so |very |really |a bit )?"
             r"(?:in a (?:rush|hurry)|busy|tired|distracted|bored|sleepy)\b",
-            # the worker's own family and pets ("my daughter does ballet too", "our dog")
-            r"\b(?<!it in )(?<!this in )(?<!that in )(?<!one in )(?:my|our) "
+            # the worker's own family and pets ("my daughter does ballet too", "our dog"), not a greeting's
+            # word of address ("Good morning my brother", "Hello my sister", session 17)
+            r"\b(?<!it in )(?<!this in )(?<!that in )(?<!one in )(?<!good morning )(?<!good evening )"
+            r"(?<!good afternoon )(?<!good day )(?<!hello )(?<!hi )(?<!hey )(?:my|our) "
             r"(?:(?:own|little|older|younger|elder|eldest|youngest|big|baby|late|dear|sweet|"
             r"beloved|poor|old|great) ){0,2}(?:daughters?|sons?|children|"
             r"child|baby|mum|mom|dad|mother|father|parents|brothers?|sisters?|uncles?|aunts?|grandma|"
@@ -862,7 +863,6 @@ _LIFE_GROUPS = [
         r"|\b(?:ugh|happy|glad),? (?:it's )?(?:mondays?|fridays?)\b"
         r"|\bis it (?:\w+ ){0,3}(?:night|morning|evening|afternoon|late|early|dark)(?: \w+)? for (?:you|u)\b"
         r"|\blanguages? do (?:you|u) speak\b"
-        r"|\bhow's (?:your|ur) (?:morning|evening|afternoon|week|weekend|night)\b"
         r"|\b(?:are|r) (?:you|u) (?:\w+ )?(?:multitasking|left-handed|right-handed|on holiday|on vacation|"
         r"enjoying your (?:evening|day|weekend|morning|afternoon))\b"
         r"|\b(?:do|did|have) (?:you|u) (?:ever )?(?:collect|vote|voted|sleep well|slept well|watch the news|"
