@@ -3,7 +3,8 @@
 A second open "more" ask ("Anything more?", "Tell me more.", "What else is worth mentioning?", "Anything
 else besides the boat?") after an earlier "what else" ask is the guide's "second open-ended ask in
 other words"; a question asked again with "still", "inside the ..." or "behind her" (the background)
-for the earlier wording, or with a pier called a dock, or guests counted as people. Each has a near
+for the earlier wording, or with a pier called a dock, a bust a statue, a party a feast, guests counted
+as people, or "what else is on the shelf?" asked as "anything else on the shelf?". Each has a near
 miss that must stay clean. Sentences written for this test.
 """
 
@@ -44,6 +45,10 @@ def repeats(earlier: str, question: str) -> bool:
         # a landing place by another name, guests counted as people
         ("Are there boats at the jetty?", "Are there any boats by the pier?"),
         ("How many diners are at the long table?", "How many people are at the long table?"),
+        # a statue by another name, a feast called a party; "what else is on X" asked as "anything else"
+        ("What is the statue made of?", "What material is the bust?"),
+        ("Is the feast held outdoors?", "Is the party outside?"),
+        ("What else is on the shelf?", "Anything else on the shelf?"),
     ],
 )
 def test_asked_again_in_other_words(earlier: str, question: str) -> None:
@@ -65,6 +70,11 @@ def test_asked_again_in_other_words(earlier: str, question: str) -> None:
         # a pier is not a boat; diners are not dogs
         ("Are there boats at the jetty?", "Is the pier made of wood?"),
         ("How many dogs are at the long table?", "How many people are at the long table?"),
+        # another thing of the same kind, another place
+        ("What is the statue made of?", "What is the frame made of?"),
+        ("Is the feast held outdoors?", "Is the dog outside?"),
+        ("What else is on the shelf?", "Anything else on the table?"),
+        ("What else is on the shelf?", "Is there a cup on the shelf?"),
     ],
 )
 def test_near_misses_are_new_questions(earlier: str, question: str) -> None:

@@ -205,6 +205,8 @@ _GROUPS = [
     "sign signs placard placards banner banners",
     # session 17: landing places and more of the people a scene holds
     "pier piers dock docks jetty jetties quay quays wharf wharves landing",
+    "sculpture sculptures statue statues bust busts figurine figurines",
+    "feast feasts party parties celebration celebrations festivity festivities banquet banquets",
 ]
 _SAME = {word: group.split()[0] for group in _GROUPS for word in group.split()}
 # Words that hedge or frame a question without changing what it asks ("mainly", "visible", "kind of").
@@ -336,6 +338,11 @@ _RECALL = re.compile(
 _THINGS_AT = re.compile(
     r"\b(?:anything|something) (?:else )?(?:on|in|under|behind|inside|near|above|below|beside|around|at)\b"
 )
+# "what else is on the table?" asks what "anything else on the table?" asks (session 17)
+_WHAT_ELSE_AT = re.compile(
+    r"(?:and |so |ok |okay )?what else (?:is |are )?(?:there )?"
+    r"(?:on|in|under|behind|inside|near|above|below|beside|around|at)\b"
+)
 _HANDS_TRIGGERS = frozenset("on hand hands arm arms fingers".split())
 _RECALL_TRIGGERS = frozenset(
     "say said mention mentioned told again remind think sorry once asked missed forgot forgotten zoned "
@@ -445,7 +452,11 @@ def question_terms(lower: str) -> tuple[frozenset[str], str, frozenset[str]]:
         # without a wh-word, a request ("can you describe the room?") asks what something is like, and
         # so does a bare phrase ("food??", "and below him?", "sky colour?")
         kind = "what" if not _REQUESTS.isdisjoint(words) or _is_fragment(words) else "yes/no"
-    if ("anything" in words or "something" in words) and _THINGS_AT.search(lower):
+    if (
+        ("anything" in words or "something" in words)
+        and _THINGS_AT.search(lower)
+        or ("else" in words and _WHAT_ELSE_AT.match(lower))
+    ):
         terms.add("<things>")  # "is there anything on the table?" asks what is on it, not whether
         if len(terms) == 1 and "else" in words:
             terms.clear()  # "anything else in the picture?": a generic ask, compared by its frame
