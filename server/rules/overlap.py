@@ -95,7 +95,32 @@ def detect_copies_opinion(ctx: Context, cfg: CopiesOpinionConfig) -> bool:
             return True
         if shared and restates_judgement(ctx, text):
             return True
+        if restates_of_referent(ctx, text):
+            return True
     return False
+
+
+# "Does she look forlorn?": someone the dialog has just brought up, asked if they look as an opinion says.
+_REFERENT_LOOKS = re.compile(r"^(?:does|do|did) (?:he|she|they) (?:look|seem|appear)s?\b")
+
+
+def restates_of_referent(ctx: Context, text: str) -> bool:
+    """Whether the question asks the opinion's judgement of a person or animal it names by a pronoun
+    ("Does she look forlorn?" after "The old woman sitting alone ... looks forlorn."): every content word
+    of the question is the opinion's judgement, and the last question or answer named the opinion's
+    subject, so the pronoun is it (labeling guide, session 12). Without that mention ("Does he look
+    tired?" after a Spanish question about a rider) the pronoun may be anyone."""
+    asked = _LEAD_IN.sub("", ctx.lower)
+    if not _REFERENT_LOOKS.match(asked):
+        return False
+    parts = opinion_parts(text)
+    mine = T.content_stems(T.words(asked))  # without "ok", "so" and the like before the question
+    if parts is None or not mine or not mine <= parts.judgement:
+        return False
+    recent: set[str] = set()
+    for earlier in list(_texts(ctx.history))[-2:]:
+        recent |= _analyse(earlier)[0]
+    return not recent.isdisjoint(parts.subject)
 
 
 # Words that frame a question without saying what it asks about ("can you see", "is there").
