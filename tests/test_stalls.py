@@ -50,3 +50,16 @@ async def test_the_server_serves_with_its_collector_settings(settings_factory):
             assert gc.get_threshold() == before
     finally:
         gc.unfreeze()  # the server froze this test process's heap
+
+
+def test_young_passes_are_short_and_the_middle_generation_keeps_its_cadence():
+    """Under a paced load nearly every object a message leaves outlives the next young pass, so a
+    young pass's length follows its threshold: small, so that no pass holds the loop long (a pass
+    of the old 10,000 took 9-18 ms of CPU at 500 pairs), and as many young passes to a middle one
+    as keep the middle (and full) passes as rare as before (every 100,000 allocations net of frees:
+    docs/benchmarks.md, sessions 8 and 17)."""
+    from server.app import GC_THRESHOLDS
+
+    young, middle, old = GC_THRESHOLDS
+    assert young <= 2_000
+    assert young * middle == 100_000 and old == 10
