@@ -229,8 +229,9 @@ def _hush(words: list[str]) -> bool:
 _REMINDER_VERB = r"(?:said|told(?: you| u)?|answered|mentioned|wrote|typed|explained|put|stated)"
 _SAID_BEFORE = re.compile(
     r",? (?:(?:like|as|same as) (?:i(?:'ve| have)? )?(?:(?:already|just|bloody|damn|literally) )?"
-    rf"{_REMINDER_VERB}|i (?:(?:already|just|bloody|literally) )?{_REMINDER_VERB}(?: (?:it|that|so))?"
-    r"|same as (?:before|i said))"
+    rf"{_REMINDER_VERB}|i(?:'ve| have)? (?:(?:already|just|bloody|literally) )?{_REMINDER_VERB}"
+    r"(?: (?:it|that|so))?"
+    r"|same as (?:before|i said)|scroll up)"
     r"(?: (?:before|already|twice|earlier|above|first|in [a-z]+))*[.!]*$"
 )
 _COUNTS = frozenset(
@@ -240,7 +241,13 @@ _COUNTS = frozenset(
     """.split()
 )
 _ABOUT = frozenset("about around roughly maybe approximately nearly almost".split())
-_REMINDER_WORDS = frozenset("said told answered mentioned wrote typed explained before stated".split())
+_REMINDER_WORDS = frozenset("said told answered mentioned wrote typed explained before stated scroll".split())
+# "Six, like I said, dumbass.", "Blue, you idiot, scroll up.", "Kilimanjaro, I told you, are you deaf?":
+# telling the partner off around the reminder adds no word of answer either (session 17)
+_TOLD_OFF = re.compile(
+    r",\s*(?:(?:(?:you|ya|yuh) )?(?:idiot|moron|dumbass|numpty|muppet|git|genius|mate)"
+    r"|are (?:you|u) (?:(?:just )?(?:deaf|thick|blind|stupid|slow|dense)(?: or )?)+)\??(?=\s*[,.!]|\s*$)"
+)
 # "Thirty or so", "Red and yellow", "fifty-ish": still one or two words of answer
 _ROUGHLY_TAIL = (["or", "so"], ["or", "more"], ["ish"])
 
@@ -250,10 +257,11 @@ _OPEN_ASKERS = frozenset("what what's whats which who whose where how when or wa
 
 
 def _bare_said_before(ctx: Context) -> bool:
-    match = _SAID_BEFORE.search(ctx.lower)
+    lower = _TOLD_OFF.sub("", ctx.lower)
+    match = _SAID_BEFORE.search(lower)
     if match is None or match.start() == 0:
         return False
-    head = T.words(ctx.lower[: match.start()])
+    head = T.words(lower[: match.start()])
     about = bool(head) and head[0] in _ABOUT
     if about:
         head = head[1:]
@@ -317,7 +325,7 @@ _SWORN_TAIL = re.compile(
     r"(?:,\s*(?:obviously|clearly|genius|einstein|sherlock|(?:you )?(?:idiot|moron|dumbass|muppet|numpty)|"
     r"ffs|"
     r"for (?:fuck|feck|frick|fook|god|christ|pete|heaven|goodness)(?:'?s)? sake|for crying out loud|"
-    r"dammit|damn it))+\s*[.!]*$"
+    r"dammit|(?:god ?)?damn it))+\s*[.!]*$"
 )
 _SWORN_TAIL_LAST = frozenset(
     "obviously clearly genius einstein sherlock idiot moron dumbass muppet numpty ffs sake loud dammit "
