@@ -10,11 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pydantic import Field
-
 from server.rules import smalltalk
 from server.rules import text as T
-from server.rules.base import Context, LearnedRuleConfig, Rule, RuleConfig, Severity
+from server.rules.base import Context, Rule
 from server.rules.questions import (
     BEAUTY_WORDS,
     BEING_LOOK_ASKED,
@@ -26,6 +24,7 @@ from server.rules.questions import (
     AsksFeelingsConfig,
     detect_asks_feelings,
 )
+from server.rules.rule_configs import AnswerIsQuestionConfig, ImposesEmotionConfig, ShortAnswerConfig  # noqa: F401 (re-exported)
 
 # Words that carry no description: an answer made only of these is a bare yes/no/maybe.
 _BARE_WORDS = frozenset(
@@ -39,11 +38,6 @@ _BARE_WORDS = frozenset(
     got clue any none rly uhh uhm umm thats dunno everything else nothing kinda sorta yea yeh ya lol haha
     """.split()
 )
-
-
-class ShortAnswerConfig(RuleConfig):
-    severity: Severity = "hard"
-    min_words: int = Field(3, ge=1, description="Answers with fewer words are too short.")
 
 
 def _word_count(words: list[str]) -> int:
@@ -748,10 +742,6 @@ def _foreign_verdict_only(lower: str) -> bool:
     return not lower.isascii() and len(lower) <= 30 and _UNSPACED_VERDICT.search(lower) is not None
 
 
-class ImposesEmotionConfig(LearnedRuleConfig):
-    severity: Severity = "soft"
-
-
 # "That's sweet, my daughter also draws a lot." after the partner's remark about their son: the verdict
 # opening the reply judges the partner's remark, not the artwork.
 _REACTION = re.compile(
@@ -1044,10 +1034,6 @@ _ASKING_START = re.compile(
     r"|(?:do|does|did|can|could|would|will|should|are|is|have) (?:you|u|i)\b|what do you mean|"
     r"(?:which|what) one\b|sorry,? what|pardon)"
 )
-
-
-class AnswerIsQuestionConfig(RuleConfig):
-    severity: Severity = "hard"
 
 
 # "There are no dogs, are there?": a statement with a question tag still answers.

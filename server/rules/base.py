@@ -11,46 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from server.rules import text as T
+from server.rules.rule_configs import LearnedRuleConfig, RuleConfig, Severity  # noqa: F401 (re-exported)
 
-Severity = Literal["hard", "soft"]
 Role = Literal["questioner", "answerer"]
 Action = Literal["accept", "warn", "bounce"]
 ROLES: tuple[str, ...] = ("questioner", "answerer")
-
-
-class RuleConfig(BaseModel):
-    """Per-study settings of one rule (a ``[rules.<rule_id>]`` table); unknown keys are errors."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    enabled: bool = True
-    severity: Severity = "hard"
-    message: str | None = Field(
-        None, description="Replaces the explanation shown to the worker (e.g. a study's own wording)."
-    )
-
-
-class LearnedRuleConfig(RuleConfig):
-    """Settings of a rule that also has a learned classifier (see ``server/rules/learned.py``)."""
-
-    classifier: bool = Field(
-        True, description="Also flag what the rule's learned classifier finds (rule hit OR classifier)."
-    )
-    classifier_threshold: float | None = Field(
-        None, gt=0, lt=1, description="Classifier probability that counts as a hit (default: the tuned one)."
-    )
-    classifier_bounces: bool = Field(
-        False,
-        description=(
-            "Let a hit that only the classifier found bounce a hard rule's message. By default it"
-            " warns instead: on blind batches the classifiers' false alarms were ordinary answers"
-            " ('Very thick, lumpy on the nose.' as offensive), and a bounce tells an honest worker"
-            " off; the message is still flagged for QC."
-        ),
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import re
 
-from pydantic import Field
-
 from server.rules import text as T
-from server.rules.base import ROLES, Context, Rule, RuleConfig, Severity
+from server.rules.base import ROLES, Context, Rule
+from server.rules.rule_configs import ChatLanguageConfig, NonEnglishConfig  # noqa: F401 (re-exported)
 
 # Whole tokens only, so "u-shaped", "you" or "rest" never match "u" or "r".
 IM_TOKENS = frozenset(
@@ -46,13 +45,6 @@ _LAUGH = re.compile(r"^(?:(?:ha){2,}h?|(?:he){2,}h?|(?:hi){3,}|lo(?:lo)*l|a?ha(?
 _EMOTICON = re.compile(
     r"(?:^|\s)[:;=8][\-']?[)(dpo3/|\\\]\[*]+(?=\s|$)|<3|\bx-?d\b|[\U0001F300-\U0001FAFF\u2600-\u27BF]"
 )
-
-
-class ChatLanguageConfig(RuleConfig):
-    severity: Severity = "hard"
-    extra_tokens: list[str] = Field(default_factory=list, description="More IM spellings to reject.")
-    check_repeats: bool = Field(True, description="Reject letters repeated 3+ times and '!!!' / '???'.")
-    check_emoticons: bool = Field(True, description="Reject emoticons and emoji.")
 
 
 # "n" for "and" between two words ("black n white"), "y/n" for "yes or no", "w/" and "w/o" for "with"
@@ -177,15 +169,6 @@ def _may_hold_emoticon(lower: str) -> bool:
 
 
 _EYES = frozenset(":;=8")
-
-
-class NonEnglishConfig(RuleConfig):
-    severity: Severity = "hard"
-    min_words: int = Field(4, ge=1, description="Messages shorter than this are only checked for script.")
-    min_english_ratio: float = Field(
-        0.5, ge=0, le=1, description="Share of words that must be common English words."
-    )
-    max_non_ascii_ratio: float = Field(0.3, ge=0, le=1, description="Share of letters allowed outside ASCII.")
 
 
 _NON_EN_CFG = NonEnglishConfig()
@@ -376,7 +359,7 @@ _TAGALOG_HINDI = frozenset(
 _FUNCTION_FOREIGN = T.FOREIGN_FUNCTION_WORDS | _TAGALOG_HINDI
 _SHORT_FOREIGN = T.FOREIGN_FUNCTION_WORDS | (_MORE_FOREIGN - T.ENGLISH_WORDS) | _TAGALOG_HINDI
 # Runs along one keyboard row ("asdfgh", "qwer"), forwards or backwards: no word of any language.
-_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_ROWS: tuple[str, ...] = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _ROWS = (*_ROWS, *(r[::-1] for r in _ROWS))
 
 

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 import profanity_check.profanity_check as _shipped
 from profanity_check import predict_prob
-from pydantic import Field
 
 from server.rules import language
 from server.rules import text as T
-from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, Severity
+from server.rules.base import ROLES, Context, Rule
+from server.rules.rule_configs import OffensiveConfig  # noqa: F401 (re-exported)
 
 _BLOCKLIST_WORDS = (
     r"f+u+c+k+\w*|motherf\w*|f\*+k|fck\w*|fuk\w*|wtf|stfu|gtfo|ffs|for f'?s sake|"
@@ -352,13 +352,6 @@ _MASK = re.compile(
 
 # Fewest words a message needs before the profanity model's score alone may flag it.
 MIN_MODEL_WORDS = 4
-
-
-class OffensiveConfig(LearnedRuleConfig):
-    severity: Severity = "hard"
-    use_model: bool = Field(True, description="Also ask the profanity model (besides the word list).")
-    model_threshold: float = Field(0.9, gt=0, le=1, description="Model probability that counts as offensive.")
-    extra_words: list[str] = Field(default_factory=list, description="More words or phrases to block.")
 
 
 def model_input(lower: str) -> str:

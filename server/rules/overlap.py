@@ -8,30 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
-
-from pydantic import Field
 
 from server.rules import text as T
 from server.rules.answers import asks_back
-from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
+from server.rules.base import Context, Rule
 from server.rules.opinions import BEING_STATES, opinion_parts
 from server.rules.questions import is_question
-
-
-class CopiesOpinionConfig(LearnedRuleConfig):
-    severity: Severity = "soft"
-    min_overlap: float = Field(
-        0.8, ge=0, le=1, description="Share of the question's content words taken from one opinion."
-    )
-    min_shared_words: int = Field(3, ge=1, description="At least this many content words in common.")
-
-
-class RepeatedQuestionConfig(LearnedRuleConfig):
-    severity: Severity = "soft"
-    min_overlap: float = Field(
-        0.75, ge=0, le=1, description="Jaccard overlap of content words with an earlier question."
-    )
+from server.rules.rule_configs import CopiesOpinionConfig, RepeatedQuestionConfig  # noqa: F401 (re-exported)
 
 
 def _texts(items: Iterable[object], role: str | None = None) -> Iterable[str]:
@@ -72,7 +57,7 @@ def restates_judgement(ctx: Context, text: str) -> bool:
     return T.words(_LEAD_IN.sub("", ctx.lower))[:1] in _YES_NO_OPENERS
 
 
-def _keeps_judgement(mine: frozenset[str], text: str) -> bool:
+def _keeps_judgement(mine: AbstractSet[str], text: str) -> bool:
     """Whether a question sharing most words with an opinion also keeps what the opinion says of its
     subject: one that names only the subject checks what is there (labeling guide, sessions 9 and 12)."""
     parts = opinion_parts(text)
@@ -659,7 +644,7 @@ def _soft_rest(
     """``soft_shared`` past the exact matches (``their_tails`` is ``_all_tails(theirs)``)."""
     left = set(theirs - shared)
     for a in sorted(mine - shared):  # in set order the greedy matching would vary with PYTHONHASHSEED
-        match = _RELATED.get(a, frozenset()) & left or _tails(a) & left
+        match: AbstractSet[str] = _RELATED.get(a, frozenset()) & left or _tails(a) & left
         if not match and a in their_tails:
             match = {b for b in left if a in _tails(b)}
         if match:

@@ -202,7 +202,7 @@ def _reversed(items: Sequence[tuple]) -> list[tuple]:
     """The parsed regex read backwards: sequences reversed at every level; a lookaround (zero width,
     read as "anything" either way) becomes an anchor."""
     out: list[tuple] = []
-    for op, av in reversed(list(items)):
+    for op, av in list(items)[::-1]:  # not reversed(list(...)): mypyc 2.4 crashes on that loop
         if op is C.BRANCH:
             out.append((op, (av[0], [_reversed(alt) for alt in av[1]])))
         elif op is C.SUBPATTERN:

@@ -11,7 +11,8 @@ import re
 from re import _constants, _parser  # type: ignore[attr-defined]
 
 from server.rules import text as T
-from server.rules.base import Context, LearnedRuleConfig, Rule, Severity
+from server.rules.base import Context, Rule
+from server.rules.rule_configs import AsksFeelingsConfig, GenericQuestionConfig, NotAQuestionConfig  # noqa: F401 (re-exported)
 
 _YOU = r"(?:you|u|yuh)"
 _ART = (
@@ -625,10 +626,6 @@ def _asks_only_judgement(ctx: Context) -> bool:
     )
 
 
-class AsksFeelingsConfig(LearnedRuleConfig):
-    severity: Severity = "hard"
-
-
 def detect_asks_feelings(ctx: Context, cfg: AsksFeelingsConfig) -> bool:
     words = ctx.wordset
     if not words.isdisjoint(_ASKS_FEELINGS_TRIGGERS) and ctx.finds(_ASKS_FEELINGS):
@@ -1076,10 +1073,6 @@ _GENERIC = re.compile(
 )
 
 
-class GenericQuestionConfig(LearnedRuleConfig):
-    severity: Severity = "soft"
-
-
 def _misspellings(nouns: str) -> dict[str, str]:
     """Each noun by its letters in any order ("pitcure", "pictrue") and with one letter dropped ("pictre",
     "paintng"), as dyslexic and hurried typists write it: the key is the sorted letters."""
@@ -1387,10 +1380,6 @@ _REQUEST = re.compile(
 
 # "wtf, more detail pls": a request ending in please in chat spelling ("english plz" asks about the chat).
 _PLS_END = (" pls", " plz", " plss", " plzz", " pleaseee", " pleasee")
-
-
-class NotAQuestionConfig(LearnedRuleConfig):
-    severity: Severity = "hard"
 
 
 # Words a question may open with before its question word ("so what is...", "btw is the...").

@@ -11,9 +11,10 @@ import re
 
 from server.rules import phrasebook as PB
 from server.rules import text as T
-from server.rules.base import ROLES, Context, LearnedRuleConfig, Rule, RuleConfig, Severity
+from server.rules.base import ROLES, Context, Rule
 from server.rules.prefix import PrefixGate
 from server.rules.questions import few_needs
+from server.rules.rule_configs import GreetingConfig, OffTopicConfig  # noqa: F401 (re-exported)
 
 _YOU = r"(?:you|u|ya)"
 
@@ -130,14 +131,6 @@ _COURTESY_ONLY = re.compile(
     rf"koi baat nahi(?:n)?|aapko bhi|ikaw (?:din|rin)){_HONORIFIC}"
     r"(?:[,!. ]+(?:a lot|again|so much|very much|friend|partner|mate|buddy))?[\s!.:)]*$"
 )
-
-
-class GreetingConfig(RuleConfig):
-    severity: Severity = "hard"
-
-
-class OffTopicConfig(LearnedRuleConfig):
-    severity: Severity = "soft"
 
 
 _SMALLTALK_TRIGGERS = frozenset(

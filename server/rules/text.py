@@ -211,7 +211,7 @@ def _required(items: list, flags: int) -> frozenset[str] | None:
     Conservative: runs of literal characters (zero-width anchors such as ``\\b`` do not break them),
     groups, alternations and repeats taken at least once; anything else only ends a run.
     """
-    from re import _constants as C
+    from re import _constants as C  # type: ignore[attr-defined]
 
     if flags & re.IGNORECASE:
         return None
@@ -265,12 +265,12 @@ def _required(items: list, flags: int) -> frozenset[str] | None:
     return max(candidates, key=lambda c: (min(map(len, c)), -len(c)))
 
 
-_REPEATS = (re._constants.MAX_REPEAT, re._constants.MIN_REPEAT, re._constants.POSSESSIVE_REPEAT)
+_REPEATS = (re._constants.MAX_REPEAT, re._constants.MIN_REPEAT, re._constants.POSSESSIVE_REPEAT)  # type: ignore[attr-defined]
 
 
 def _one_literal(body: Iterable) -> bool:
     """Whether a repeat's parsed body is a single literal character."""
-    from re import _constants as C
+    from re import _constants as C  # type: ignore[attr-defined]
 
     items = list(body)
     return len(items) == 1 and items[0][0] is C.LITERAL
@@ -315,7 +315,7 @@ class LiteralGate:
     """
 
     def __init__(self, pattern: re.Pattern[str]) -> None:
-        from re import _parser
+        from re import _parser  # type: ignore[attr-defined]
 
         self.pattern = pattern
         parsed = list(_parser.parse(pattern.pattern, pattern.flags))
@@ -330,7 +330,7 @@ class LiteralGate:
             self._index_needs([self.needs])
             return
         needs_of = [needs for _, needs in self.branches]
-        self.needs = None if None in needs_of else tuple(sorted(set().union(*needs_of)))
+        self.needs = None if None in needs_of else tuple(sorted(set().union(*needs_of)))  # type: ignore[arg-type]
         # the alternatives that need no string are searched as one regex, after the others
         unneeded = [part for part, needs in self.branches if needs is None]
         self._sources = [part for part, needs in self.branches if needs is not None]
@@ -349,7 +349,7 @@ class LiteralGate:
         The parser moves what every alternative starts with (often ``\\b``) out in front of them; it
         is put back before each alternative's own requirements are read.
         """
-        from re import _constants as C
+        from re import _constants as C  # type: ignore[attr-defined]
 
         plain = not pattern.flags & re.VERBOSE  # comments could hold a "|"
         if not plain or not parsed or parsed[-1][0] is not C.BRANCH or not cls._no_groups(parsed):
@@ -468,8 +468,8 @@ def end_window(source: str, flags: int) -> EndWindow | None:
     ``pattern.search(text, pos)`` keeps ``\\b`` and look-behinds reading the whole text, and ``^``
     still matches only at 0, so the answer is that of ``pattern.search(text)``.
     """
-    from re import _constants as C
-    from re import _parser
+    from re import _constants as C  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
 
     if flags & (re.IGNORECASE | re.MULTILINE | re.VERBOSE) or "\U0010ffff" in source:
         return None
@@ -505,7 +505,7 @@ def _max_width(items: Iterable, runs: set[str]) -> int:
     """The most characters a match of the parsed ``items`` consumes, not counting those of a single
     character repeated without bound (``a+``), which are added to ``runs``: a match holds no more of
     them than the text does. ``_UNBOUNDED`` when no bound is known."""
-    from re import _constants as C
+    from re import _constants as C  # type: ignore[attr-defined]
 
     total = 0
     for op, av in items:
