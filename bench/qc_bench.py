@@ -6,6 +6,7 @@ same-run baseline that only lower-cases and splits the same texts (the floor of 
 per-message work). Prints a table and JSON.
 
     python bench/qc_bench.py --dialogs 100000 --workers 2
+    AVD_COMPILED_RULES=1 python bench/qc_bench.py ...   # the mypyc build (``avd rules compile``)
 """
 
 from __future__ import annotations
@@ -253,6 +254,8 @@ def main() -> None:
         "baseline_split_only_dialogs_per_s": round(base_rate),
         "load_average_before_after": [round(load_before, 1), round(os.getloadavg()[0], 1)],
         "cpus": os.cpu_count(),
+        # AVD_COMPILED_RULES=1 with a build of the current sources (``avd rules compile``)
+        "compiled_rules": sys.modules["server.rules.questions"].__file__.endswith(".so"),
     }
     print(f"{'path':<40} {'dialogs/s':>10}")
     print(f"{'baseline (lower + split only)':<40} {result['baseline_split_only_dialogs_per_s']:>10}")

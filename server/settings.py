@@ -91,7 +91,11 @@ class Settings(BaseSettings):
     claim_seconds: float = Field(30.0, gt=0, description="A claimed deadline retries after this.")
     token_max_age_seconds: int = Field(12 * 3600, gt=0)
 
-    # live rules and QC ([rules] and qc_* in the settings file; see docs/qc.md)
+    # live rules and QC ([rules] and qc_* in the settings file; see docs/qc.md). Not a setting but an
+    # environment variable, read when server.rules is first imported (before any settings are
+    # loaded): AVD_COMPILED_RULES=1 uses the mypyc build of the rules (`avd rules compile`) when it
+    # was built from the current sources, else warns once and runs the pure-Python rules
+    # (server/rules/compiled.py; AVD_COMPILED_RULES_DIR: where builds are kept).
     rules: dict[str, Any] = Field(default_factory=dict, description="Live chat rules configuration.")
     max_hard_violations: int = Field(5, ge=0, description="Bounced messages before a worker is removed.")
     qc_min_explanation_words: int = Field(10, ge=0)

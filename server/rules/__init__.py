@@ -10,12 +10,21 @@ Public API::
 
 Names are imported on first use, so that ``import server.rules.cli`` (every ``avd`` start) does
 not load the profanity model and scikit-learn.
+
+With ``AVD_COMPILED_RULES=1`` the hot rule modules come from a mypyc build of the current sources
+(``avd rules compile``), if there is one: see ``server/rules/compiled.py``.
 """
 
 from __future__ import annotations
 
+import os
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+if os.environ.get("AVD_COMPILED_RULES", "").strip().lower() in ("1", "true", "yes", "on"):
+    from server.rules import compiled as _compiled
+
+    _compiled.activate(__path__)
 
 if TYPE_CHECKING:
     from server.rules.base import Hit, RuleResult
