@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from rq import Queue, Worker
 
 from bench.harness import wait_ready
 from server.qc.jobs import queue_name
-from server.qc.worker import TEARDOWN_SECONDS
+from server.qc.worker import TEARDOWN_SECONDS, QCWorker
 from server.redis_conn import EmbeddedRedis
 from tests.conftest import settings_env
 
@@ -70,6 +71,39 @@ def test_a_stopped_worker_exits_within_seconds_whatever_redis_does(tmp_path: Pat
     assert took < TEARDOWN_SECONDS + 3, (took, log.read_text())  # the bound, and slack for a loaded machine
     assert "Traceback" not in log.read_text()
     assert ("exiting" in log.read_text()) == (outage != "none"), log.read_text()
+
+
+def test_the_pub_sub_thread_stops_with_the_worker_while_another_thread_keeps_the_cpu(tmp_path: Path) -> None:
+    """The race behind a teardown that overran its 3 s on a loaded machine: rq sent UNSUBSCRIBE
+    and only then stopped its pub/sub thread, which, having read the reply first, waited 60 s for
+    the next message (redis-py >= 8.2 joins it in ``stop()``). A busy thread in the process makes
+    the race likely (rq's own order: 4 slow stops in 20); QCWorker stops the thread first."""
+    own = EmbeddedRedis(tmp_path / "redis")
+    connection = redis.Redis.from_url(own.url)
+    busy = threading.Event()
+
+    def keep_the_cpu() -> None:
+        while not busy.is_set():
+            sum(range(1000))
+
+    spinner = threading.Thread(target=keep_the_cpu, daemon=True)
+    spinner.start()
+    slow = 0
+    try:
+        for _ in range(20):
+            worker = QCWorker([Queue("stop-test-pubsub", connection=connection)], connection=connection)
+            worker.subscribe()
+            time.sleep(0.05)  # the thread waits for a message
+            stopping = threading.Thread(target=worker.unsubscribe, daemon=True)
+            stopping.start()
+            stopping.join(5)
+            slow += stopping.is_alive()
+    finally:
+        busy.set()
+        spinner.join()
+        connection.close()
+        own.close()
+    assert slow == 0
 
 
 def test_avd_qc_worker_takes_its_worker_along_when_killed(settings, tmp_path: Path) -> None:

@@ -87,6 +87,24 @@ class QCWorker(SimpleWorker):
         if ended.is_alive():
             log.warning("worker %s: Redis did not answer within %.0f s; exiting", self.name, TEARDOWN_SECONDS)
 
+    def unsubscribe(self) -> None:
+        """rq's, with the pub/sub thread told to stop *before* the UNSUBSCRIBE whose reply wakes it.
+
+        rq unsubscribes first and stops the thread after; since redis-py 8.2 ``stop()`` also waits
+        for the thread to end. A thread that read the reply before it was told to stop went back to
+        waiting for its next message, for up to 60 s, so a stopping worker overran its teardown
+        (reproduced with another busy thread in the process: 4 slow stops in 20)."""
+        thread = self.pubsub_thread
+        if not thread:
+            return
+        try:
+            thread.stop(timeout=0)  # redis-py >= 8.2: don't wait here, the reply below ends it
+        except TypeError:  # older redis-py: stop() only clears the flag
+            thread.stop()
+        self.pubsub.unsubscribe()
+        thread.join(timeout=1)
+        self.pubsub.close()
+
     ended = False  # its end noted in Redis
 
     def _teardown_or_log(self) -> None:
