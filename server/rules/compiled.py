@@ -40,8 +40,9 @@ log = logging.getLogger(__name__)
 ENV_SWITCH = "AVD_COMPILED_RULES"
 ENV_DIR = "AVD_COMPILED_RULES_DIR"
 RULES_DIR = Path(__file__).resolve().parent
-# The modules on the judging path that mypyc compiles. The pydantic models stay interpreted
-# (rule_configs.py), as do the learned classifiers (scikit-learn does the work there) and the CLI.
+# The modules on the judging path that mypyc compiles, the classifiers' features and scoring
+# included (scikit-learn only trains them). The pydantic models stay interpreted (rule_configs.py),
+# as do training, tuning and the CLI.
 MODULES = (
     "text",
     "prefix",
@@ -55,6 +56,8 @@ MODULES = (
     "language",
     "offensive",
     "registry",
+    "features",
+    "learned",
 )
 _MYPY_INI = """\
 [mypy]

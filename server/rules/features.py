@@ -180,7 +180,7 @@ def _personal(words: list[str]) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def _trigrams(terms: frozenset[str]) -> frozenset[str]:
-    out = set()
+    out: set[str] = set()
     for t in terms:
         padded = " " + t.strip("<>") + " "
         out.update(padded[i : i + 3] for i in range(len(padded) - 2))
