@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from server.cache import cache_dir
 from server.rules import learned
 from server.rules.config import RULE_IDS, RulesConfig
-from server.rules.model_store import cache_dir
 from server.rules.registry import RULES_BY_ID, check_many
 from server.rules.tune import TARGET_PRECISION, best_threshold
 

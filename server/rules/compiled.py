@@ -35,6 +35,8 @@ import tempfile
 from collections.abc import Callable, MutableSequence, Sequence
 from pathlib import Path
 
+from server.cache import cache_dir
+
 log = logging.getLogger(__name__)
 
 ENV_SWITCH = "AVD_COMPILED_RULES"
@@ -93,12 +95,7 @@ def root() -> Path:
     """Where builds are kept (``AVD_COMPILED_RULES_DIR``, else ``<cache>/compiled-rules``)."""
     if os.environ.get(ENV_DIR):
         return Path(os.environ[ENV_DIR])
-    # as model_store.cache_dir(), which this module must not import (it loads rule modules)
-    if os.environ.get("AVD_CACHE_DIR"):
-        cache = Path(os.environ["AVD_CACHE_DIR"])
-    else:
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "avd"
-    return cache / "compiled-rules"
+    return cache_dir() / "compiled-rules"
 
 
 def source_hash(rules_dir: Path = RULES_DIR) -> str:

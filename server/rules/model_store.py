@@ -21,19 +21,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from server.cache import cache_dir
 from server.rules.learned import Model, digest
 
 RULES_DIR = Path(__file__).resolve().parent
 LIBRARIES = ("scikit-learn", "scipy", "numpy", "alt-profanity-check", "textblob")
 FORMAT = 1  # raise when the file layout changes
 KEEP = 12  # model files kept (the full model and the five cross-validation folds, twice)
-
-
-def cache_dir() -> Path:
-    """Where derived data is kept (``AVD_CACHE_DIR``, else the user's cache folder)."""
-    if os.environ.get("AVD_CACHE_DIR"):
-        return Path(os.environ["AVD_CACHE_DIR"])
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "avd"
 
 
 def enabled() -> bool:
